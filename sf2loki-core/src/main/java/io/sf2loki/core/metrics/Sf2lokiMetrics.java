@@ -1,0 +1,168 @@
+package io.sf2loki.core.metrics;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.api.metrics.ObservableLongGauge;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+
+/**
+ * The metric catalogue of SPEC OBS-5, created once per application instance from the instance's own
+ * {@link MeterProvider} (OBS-1; the global OpenTelemetry instance is never used). Every instrument
+ * has the exact SPEC name and an empty unit (OBS-2).
+ *
+ * <p>Observable instruments read process-lifetime holders; a term installs its suppliers at start
+ * and clears them at its end (OBS-13), e.g. {@link #installQueueDepth(LongSupplier)}.
+ */
+public final class Sf2lokiMetrics implements AutoCloseable {
+  public static final AttributeKey<String> SOURCE = AttributeKey.stringKey("source");
+  public static final AttributeKey<String> EVENT_TYPE = AttributeKey.stringKey("event_type");
+  public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("outcome");
+  public static final AttributeKey<String> REASON = AttributeKey.stringKey("reason");
+  public static final AttributeKey<String> OBJECT = AttributeKey.stringKey("object");
+  public static final AttributeKey<String> API = AttributeKey.stringKey("api");
+  public static final AttributeKey<String> LANE = AttributeKey.stringKey("lane");
+  public static final AttributeKey<String> LIMIT_NAME = AttributeKey.stringKey("limit_name");
+  public static final AttributeKey<String> VERSION = AttributeKey.stringKey("version");
+
+  private static final List<Double> LAG_BUCKETS =
+      List.of(
+          1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 1800.0, 3600.0, 7200.0, 14400.0, 28800.0, 86400.0);
+
+  // pipeline / sink
+  public final LongCounter eventsIngested;
+  public final DoubleHistogram ingestLagSeconds;
+  public final LongCounter lokiPush;
+  public final DoubleHistogram lokiPushDurationSeconds;
+  public final LongCounter lokiBytesPushed;
+  public final LongCounter lokiEntriesDropped;
+  public final LongCounter linesTruncated;
+  public final LongCounter pipelineEntriesAbandoned;
+  public final GaugeValues lastPushSuccessTimestampSeconds;
+  public final GaugeValues lokiStructuredMetadataEnabled;
+  public final GaugeValues watermarkTimestampSeconds;
+  public final GaugeValues leader;
+  // sources
+  public final LongCounter checkpointLoadErrors;
+  public final LongCounter timestampFallbacks;
+  public final LongCounter entriesSampledOut;
+  public final LongCounter soqlPollErrors;
+  public final LongCounter salesforceApiThrottled;
+  public final LongCounter authRefreshes;
+  public final LongCounter authErrors;
+  public final LongCounter eventlogfileFilesProcessed;
+  public final LongCounter eventlogfileRowsIngested;
+  public final LongCounter eventlogfileDownloadBytes;
+  public final LongCounter eventlogfileDownloadErrors;
+  public final LongCounter eventlogfileFilesAbandoned;
+  public final GaugeValues eventlogfileCycleSeconds;
+  public final GaugeValues salesforceLimitMax;
+  public final GaugeValues salesforceLimitRemaining;
+  public final GaugeValues sourceLastSuccessTimestampSeconds;
+  public final GaugeValues buildInfo;
+
+  private final AtomicReference<LongSupplier> queueDepth = new AtomicReference<>();
+  private final ObservableLongGauge queueDepthGauge;
+  private final List<GaugeValues> gauges;
+
+  /**
+   * Creates every instrument on {@code provider}.
+   *
+   * @param provider the application instance's meter provider
+   * @param version the real build version, reported by {@code sf2loki_build_info{version}}
+   */
+  public Sf2lokiMetrics(MeterProvider provider, String version) {
+    Meter m = provider.get("io.sf2loki");
+    eventsIngested = counter(m, "sf2loki_events_ingested");
+    ingestLagSeconds =
+        m.histogramBuilder("sf2loki_ingest_lag_seconds")
+            .setUnit("")
+            .setExplicitBucketBoundariesAdvice(LAG_BUCKETS)
+            .build();
+    lokiPush = counter(m, "sf2loki_loki_push");
+    lokiPushDurationSeconds =
+        m.histogramBuilder("sf2loki_loki_push_duration_seconds").setUnit("").build();
+    lokiBytesPushed = counter(m, "sf2loki_loki_bytes_pushed");
+    lokiEntriesDropped = counter(m, "sf2loki_loki_entries_dropped");
+    linesTruncated = counter(m, "sf2loki_lines_truncated");
+    pipelineEntriesAbandoned = counter(m, "sf2loki_pipeline_entries_abandoned");
+    lastPushSuccessTimestampSeconds =
+        new GaugeValues(m, "sf2loki_last_push_success_timestamp_seconds", "last successful push");
+    lokiStructuredMetadataEnabled =
+        new GaugeValues(m, "sf2loki_loki_structured_metadata_enabled", "1 while metadata is sent");
+    watermarkTimestampSeconds =
+        new GaugeValues(m, "sf2loki_watermark_timestamp_seconds", "committed watermark");
+    leader = new GaugeValues(m, "sf2loki_leader", "1 when leader or standalone");
+    checkpointLoadErrors = counter(m, "sf2loki_checkpoint_load_errors");
+    timestampFallbacks = counter(m, "sf2loki_timestamp_fallbacks");
+    entriesSampledOut = counter(m, "sf2loki_entries_sampled_out");
+    soqlPollErrors = counter(m, "sf2loki_soql_poll_errors");
+    salesforceApiThrottled = counter(m, "sf2loki_salesforce_api_throttled");
+    authRefreshes = counter(m, "sf2loki_auth_refreshes");
+    authErrors = counter(m, "sf2loki_auth_errors");
+    eventlogfileFilesProcessed = counter(m, "sf2loki_eventlogfile_files_processed");
+    eventlogfileRowsIngested = counter(m, "sf2loki_eventlogfile_rows_ingested");
+    eventlogfileDownloadBytes = counter(m, "sf2loki_eventlogfile_download_bytes");
+    eventlogfileDownloadErrors = counter(m, "sf2loki_eventlogfile_download_errors");
+    eventlogfileFilesAbandoned = counter(m, "sf2loki_eventlogfile_files_abandoned");
+    eventlogfileCycleSeconds =
+        new GaugeValues(m, "sf2loki_eventlogfile_cycle_seconds", "wall time of the last cycle");
+    salesforceLimitMax = new GaugeValues(m, "sf2loki_salesforce_limit_max", "org limit maximum");
+    salesforceLimitRemaining =
+        new GaugeValues(m, "sf2loki_salesforce_limit_remaining", "org limit remaining");
+    sourceLastSuccessTimestampSeconds =
+        new GaugeValues(
+            m, "sf2loki_source_last_success_timestamp_seconds", "last clean poll per object");
+    buildInfo = new GaugeValues(m, "sf2loki_build_info", "always 1");
+    buildInfo.set(1, Attributes.of(VERSION, version));
+    queueDepthGauge =
+        m.gaugeBuilder("sf2loki_queue_depth")
+            .ofLongs()
+            .setUnit("")
+            .buildWithCallback(
+                obs -> {
+                  LongSupplier s = queueDepth.get();
+                  obs.record(s == null ? 0 : s.getAsLong());
+                });
+    gauges =
+        List.of(
+            lastPushSuccessTimestampSeconds,
+            lokiStructuredMetadataEnabled,
+            watermarkTimestampSeconds,
+            leader,
+            eventlogfileCycleSeconds,
+            salesforceLimitMax,
+            salesforceLimitRemaining,
+            sourceLastSuccessTimestampSeconds,
+            buildInfo);
+  }
+
+  /** Metrics on a no-op provider, for components built without metrics (tests, tools). */
+  public static Sf2lokiMetrics noop() {
+    return new Sf2lokiMetrics(MeterProvider.noop(), "0.0.0");
+  }
+
+  private static LongCounter counter(Meter m, String name) {
+    return m.counterBuilder(name).setUnit("").build();
+  }
+
+  /**
+   * Installs the current term's queue-depth supplier (OBS-13); pass null at term end.
+   *
+   * @param supplier entries queued over all lanes, or null to report 0
+   */
+  public void installQueueDepth(LongSupplier supplier) {
+    queueDepth.set(supplier);
+  }
+
+  @Override
+  public void close() {
+    queueDepthGauge.close();
+    gauges.forEach(GaugeValues::close);
+  }
+}
