@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A fully received response body (ELF-8): kept in memory up to a threshold (8 MiB by default),
- * then in a temporary file in the per-process spool directory, deleted on {@link #close()}.
+ * A fully received response body (ELF-8): kept in memory up to a threshold (8 MiB by default), then
+ * in a temporary file in the per-process spool directory, deleted on {@link #close()}.
  */
 public interface Spool extends AutoCloseable {
   /** Body size in bytes (after gzip decoding, ELF-16). */
