@@ -139,13 +139,39 @@ public final class LokiHttpSink implements Sink {
     return settings.structuredMetadata() != MetadataMode.OFF && !metadataDisabled.get();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In-sink retry waits end early only when this sink is closed; use {@link #push(Batch,
+   * boolean, StopSignal)} to make them stop-aware.
+   */
   @Override
   public PushResult push(Batch batch, boolean singleAttempt)
+      throws RetryableSinkException, PermanentSinkException, InterruptedException {
+    return push(batch, singleAttempt, closed);
+  }
+
+  /**
+   * Pushes the real entries of {@code batch} (SINK-8…SINK-12), with in-sink retry waits that end
+   * when {@code stop} fires (the push then fails with {@link RetryableSinkException}, PIPE-14).
+   *
+   * @param batch the batch; checkpoint-only entries are ignored
+   * @param singleAttempt one attempt per request, no in-sink retries (after the term's stop)
+   * @param stop the term's stop signal
+   * @return body bytes of the accepted requests and the entries dropped per reason (including those
+   *     dropped by an earlier, retryably failed push of the same batch instance)
+   * @throws RetryableSinkException nothing (more) was stored; push the same batch again
+   * @throws PermanentSinkException the whole batch was rejected by one permanent response: 422, a
+   *     400/413 on a single-entry batch, or a 400 rejecting every entry for one per-entry reason
+   *     ({@code reason()} is the drop reason)
+   * @throws InterruptedException if the thread is interrupted
+   */
+  public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     List<LogEntry> all = batch.realEntries();
     Marks marks = takeMarks(batch);
     List<LogEntry> entries = marks.isEmpty() ? all : marks.remaining(all);
-    Push p = new Push(singleAttempt, marks, marks.isEmpty());
+    Push p = new Push(singleAttempt, marks, marks.isEmpty(), stop);
     if (!entries.isEmpty()) {
       try {
         Exchange ex = exchange(entries, p);
@@ -313,8 +339,8 @@ public final class LokiHttpSink implements Sink {
           .addKeyValue("wait_ms", wait.toMillis())
           .addKeyValue("error", what)
           .log("loki push failed; retrying");
-      if (!sleeper.sleep(wait, closed)) {
-        throw fail("loki push aborted: sink closed", status, body, transport);
+      if (!sleeper.sleep(wait, p.stop) || closed.isStopped()) {
+        throw fail("loki push retry aborted by stop", status, body, transport);
       }
     }
   }
@@ -449,9 +475,11 @@ public final class LokiHttpSink implements Sink {
     final boolean singleAttempt;
     final Marks marks;
     final boolean wholeBatch;
+    final StopSignal stop;
     long bytes;
 
-    Push(boolean singleAttempt, Marks marks, boolean wholeBatch) {
+    Push(boolean singleAttempt, Marks marks, boolean wholeBatch, StopSignal stop) {
+      this.stop = stop;
       this.singleAttempt = singleAttempt;
       this.marks = marks;
       this.wholeBatch = wholeBatch;

@@ -489,4 +489,15 @@ class LokiHttpSinkTest {
     s.close();
     assertThatThrownBy(() -> s.push(batch("a"), false)).isInstanceOf(Exception.class);
   }
+
+  @Test
+  @DisplayName("SINK-9/PIPE-14: a fired stop signal ends the in-sink retry wait")
+  void sink9StopAwareRetryWait() {
+    stub(500, "");
+    io.sf2loki.core.time.StopSignal stop = new io.sf2loki.core.time.StopSignal();
+    stop.stop();
+    assertThatThrownBy(() -> sink(settings()).push(batch("a"), false, stop))
+        .isInstanceOf(RetryableSinkException.class);
+    assertThat(requests()).hasSize(1);
+  }
 }

@@ -50,18 +50,19 @@ public final class JsonEncoder implements LokiEncoder {
           g.writeStartObject();
           g.writeObjectFieldStart("stream");
           for (Map.Entry<String, String> p : Streams.sorted(s.labels())) {
-            g.writeStringField(p.getKey(), p.getValue());
+            g.writeStringField(Streams.wellFormed(p.getKey()), Streams.wellFormed(p.getValue()));
           }
           g.writeEndObject();
           g.writeArrayFieldStart("values");
           for (LogEntry e : s.entries()) {
             g.writeStartArray();
             g.writeString(unixNanos(e.timestamp()));
-            g.writeString(e.line());
+            g.writeString(Streams.wellFormed(e.line()));
             g.writeStartObject();
             if (withMetadata) {
               for (Map.Entry<String, String> p : Streams.sorted(e.structuredMetadata())) {
-                g.writeStringField(p.getKey(), p.getValue());
+                g.writeStringField(
+                    Streams.wellFormed(p.getKey()), Streams.wellFormed(p.getValue()));
               }
             }
             g.writeEndObject();

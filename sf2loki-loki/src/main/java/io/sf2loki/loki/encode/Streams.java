@@ -92,6 +92,30 @@ final class Streams {
     return sb.append('}').toString();
   }
 
+  /**
+   * {@code s} with every unpaired surrogate replaced by {@code ?}, exactly as {@code
+   * String.getBytes(UTF_8)} (and so the protobuf encoder) renders it. Returns {@code s} itself when
+   * it is well-formed.
+   */
+  static String wellFormed(String s) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        return new String(
+            s.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+    return s;
+  }
+
   private static int compareCodePoints(String a, String b) {
     int n = Math.min(a.length(), b.length());
     for (int i = 0; i < n; i++) {

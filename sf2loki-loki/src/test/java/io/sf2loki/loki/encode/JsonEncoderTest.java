@@ -95,4 +95,22 @@ class JsonEncoderTest {
     assertThat(root.get("streams").get(0).get("values")).hasSize(2);
     assertThat(root.get("streams").get(0).get("values").get(1).get(1).asText()).isEqualTo("3");
   }
+
+  @Test
+  @DisplayName("SINK-5: unpaired surrogates are sent as '?' (as protobuf's UTF-8 encoding does)")
+  void sink5LoneSurrogate() throws Exception {
+    LogEntry e =
+        LogEntry.of(
+            Instant.ofEpochSecond(1),
+            Map.of("s", "a\uD800b"),
+            "x\uDC00y\uD83D\uDE00",
+            Map.of("m", "\uD800"),
+            TOKEN);
+    JsonNode root =
+        new ObjectMapper().readTree(new JsonEncoder(false).encode(List.of(e), true).body());
+    JsonNode s = root.get("streams").get(0);
+    assertThat(s.get("stream").get("s").asText()).isEqualTo("a?b");
+    assertThat(s.get("values").get(0).get(1).asText()).isEqualTo("x?y\uD83D\uDE00");
+    assertThat(s.get("values").get(0).get(2).get("m").asText()).isEqualTo("?");
+  }
 }
