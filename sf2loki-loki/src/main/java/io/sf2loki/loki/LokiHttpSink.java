@@ -140,18 +140,6 @@ public final class LokiHttpSink implements Sink {
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * <p>In-sink retry waits end early only when this sink is closed; use {@link #push(Batch,
-   * boolean, StopSignal)} to make them stop-aware.
-   */
-  @Override
-  public PushResult push(Batch batch, boolean singleAttempt)
-      throws RetryableSinkException, PermanentSinkException, InterruptedException {
-    return push(batch, singleAttempt, closed);
-  }
-
-  /**
    * Pushes the real entries of {@code batch} (SINK-8…SINK-12), with in-sink retry waits that end
    * when {@code stop} fires (the push then fails with {@link RetryableSinkException}, PIPE-14).
    *
@@ -166,6 +154,7 @@ public final class LokiHttpSink implements Sink {
    *     ({@code reason()} is the drop reason)
    * @throws InterruptedException if the thread is interrupted
    */
+  @Override
   public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     List<LogEntry> all = batch.realEntries();
