@@ -68,6 +68,9 @@ public final class TokenProvider implements AutoCloseable {
   private final AuthCalls calls;
   private final AtomicReference<Cached> cache = new AtomicReference<>();
   private final ReentrantLock mintLock = new ReentrantLock();
+  // written under mintLock: number of finished mints and the failure of the latest one (or null)
+  private volatile long mintsFinished;
+  private AuthException lastFailure;
 
   /**
    * A provider with SPEC defaults (30 s response timeout, default random source).
@@ -126,11 +129,17 @@ public final class TokenProvider implements AutoCloseable {
     if (fresh(c)) {
       return c.token();
     }
+    long seen = mintsFinished;
     mintLock.lockInterruptibly();
     try {
       c = cache.get();
       if (fresh(c)) {
         return c.token();
+      }
+      if (mintsFinished != seen && lastFailure != null) {
+        // a mint we waited for failed: share its outcome instead of minting again (AUTH-1)
+        throw new AuthException(
+            lastFailure.getMessage(), lastFailure.status(), lastFailure.errorCode(), null);
       }
       return mintLocked();
     } finally {
@@ -187,6 +196,8 @@ public final class TokenProvider implements AutoCloseable {
   private AccessToken mintLocked() throws AuthException, InterruptedException {
     try {
       AccessToken t = mintOnce();
+      mintsFinished++;
+      lastFailure = null;
       metrics.authRefreshes.add(1);
       log.atInfo()
           .addKeyValue("flow", settings.authMode().name().toLowerCase(java.util.Locale.ROOT))
@@ -194,6 +205,8 @@ public final class TokenProvider implements AutoCloseable {
           .log("salesforce access token minted");
       return t;
     } catch (AuthException e) {
+      mintsFinished++;
+      lastFailure = e;
       metrics.authErrors.add(1);
       log.atWarn()
           .addKeyValue("status", e.status())

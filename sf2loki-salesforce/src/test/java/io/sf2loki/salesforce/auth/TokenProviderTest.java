@@ -217,6 +217,37 @@ class TokenProviderTest {
   }
 
   @Test
+  void auth1_concurrentCallersShareOneFailedMint() throws Exception {
+    wm.stubFor(
+        post(TOKEN_PATH)
+            .willReturn(
+                aResponse()
+                    .withStatus(400)
+                    .withBody(fixture("reconstructed_oauth_error_invalid_grant.json"))
+                    .withFixedDelay(100)));
+    TokenProvider p = provider(clientCredentials("secret"));
+    CountDownLatch start = new CountDownLatch(1);
+    try (ExecutorService ex = Executors.newFixedThreadPool(2)) {
+      List<Future<Throwable>> results = new java.util.ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        results.add(
+            ex.submit(
+                () -> {
+                  start.await();
+                  return org.assertj.core.api.Assertions.catchThrowable(p::token);
+                }));
+      }
+      start.countDown();
+      for (Future<Throwable> r : results) {
+        assertThat(r.get())
+            .isInstanceOfSatisfying(
+                AuthException.class, e -> assertThat(e.errorCode()).isEqualTo("invalid_grant"));
+      }
+    }
+    wm.verify(1, postRequestedFor(urlEqualTo(TOKEN_PATH)));
+  }
+
+  @Test
   void auth2_tokenUsedUntilSixtySecondsBeforeExpiry() throws Exception {
     stubToken("tok");
     TokenProvider p = provider(clientCredentials("secret")); // ttl 10 min
