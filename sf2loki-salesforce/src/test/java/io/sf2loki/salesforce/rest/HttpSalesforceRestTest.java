@@ -359,6 +359,50 @@ class HttpSalesforceRestTest {
     assertThat(rest.serverNow()).isEqualTo(time.now().minusSeconds(120));
   }
 
+  @Test
+  void getObjectReturnsTypedTopLevelObject() throws Exception {
+    wm.stubFor(
+        get("/services/data/v60.0/limits")
+            .willReturn(okJson("{\"DailyApiRequests\":{\"Max\":15000,\"Remaining\":14998}}")));
+    Map<String, Object> limits = rest().getObject("/services/data/v60.0/limits");
+    assertThat(limits.get("DailyApiRequests"))
+        .isEqualTo(
+            Map.of("Max", BigInteger.valueOf(15000), "Remaining", BigInteger.valueOf(14998)));
+  }
+
+  @Test
+  void tokenFailureSurfacesAsSoqlAndDownloadExceptions() {
+    wm.resetScenarios();
+    wm.stubFor(
+        post(TOKEN_PATH)
+            .atPriority(1)
+            .willReturn(
+                aResponse()
+                    .withStatus(400)
+                    .withBody(fixture("reconstructed_oauth_error_invalid_grant.json"))));
+    assertThatThrownBy(() -> rest().query("SELECT Id FROM X"))
+        .isExactlyInstanceOf(SoqlException.class)
+        .hasMessageStartingWith("authentication failed: token endpoint HTTP 400")
+        .satisfies(e -> assertThat(((SoqlException) e).errorCode()).isEqualTo("invalid_grant"));
+    assertThatThrownBy(() -> rest().download(LOG_PATH))
+        .isExactlyInstanceOf(DownloadException.class)
+        .satisfies(e -> assertThat(((DownloadException) e).reason()).isEqualTo("transport"));
+  }
+
+  @Test
+  void elf16_corruptGzipIsATransportFailure() {
+    wm.stubFor(
+        get(LOG_PATH)
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Encoding", "gzip")
+                    .withBody("not gzip at all")));
+    assertThatThrownBy(() -> rest().download(LOG_PATH))
+        .isExactlyInstanceOf(DownloadException.class)
+        .satisfies(e -> assertThat(((DownloadException) e).reason()).isEqualTo("transport"));
+  }
+
   // ---- downloads (ELF-8, ELF-16, SRC-25) -----------------------------------------------------
 
   @Test
