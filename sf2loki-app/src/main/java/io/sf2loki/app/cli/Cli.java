@@ -1,0 +1,323 @@
+package io.sf2loki.app.cli;
+
+import io.sf2loki.app.health.HealthAddress;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code sf2loki} command line (SPEC §2): parses arguments with picocli and delegates every
+ * action to {@link CommandActions}. Never calls {@code System.exit}; {@link #execute(String...)}
+ * returns the exit status.
+ *
+ * <ul>
+ *   <li>CLI-1: {@code --config PATH}, {@code --help}, {@code --version} are accepted before or
+ *       after the command; {@code --check} with no command or with {@code run}.
+ *   <li>CLI-2: {@code --version} prints {@code sf2loki <version>} ({@link Version}), exit 0.
+ *   <li>CLI-3/4/5: no command or {@code run} → {@link CommandActions#run(Path, boolean)}.
+ *   <li>CLI-12: {@code healthcheck [--addr HOST:PORT] [--path /healthz]} → {@link HealthProbe}.
+ *   <li>FEAT-17: {@code demo [--duration 30s] [--rate N] [--loki-url URL]} → {@link
+ *       CommandActions#demo(DemoOptions)}.
+ *   <li>Argument errors print the message and usage to stderr and return 2. An action that throws
+ *       prints {@code sf2loki: <message>} to stderr and returns 1.
+ * </ul>
+ *
+ * <p>More subcommands ({@code config}, {@code doctor}, {@code state}, …) are added with {@link
+ * #addSubcommand(String, Object)}; they see the global options through {@link #globalConfig()}.
+ */
+public final class Cli {
+  /** Exit status for argument errors (SPEC §2 table). */
+  public static final int EXIT_USAGE = 2;
+
+  /** Exit status when an action throws (a crash). */
+  public static final int EXIT_CRASH = 1;
+
+  private final CommandActions actions;
+  private final HealthProbe probe;
+  private final Root root;
+  private final CommandLine commandLine;
+
+  /** A CLI writing to the process's stdout and stderr. */
+  public Cli(CommandActions actions) {
+    this(
+        actions,
+        new PrintWriter(System.out, true),
+        new PrintWriter(System.err, true),
+        new HealthProbe());
+  }
+
+  /**
+   * @param actions what the commands do
+   * @param out where help, version and command output go
+   * @param err where errors and usage-on-error go
+   * @param probe the {@code healthcheck} HTTP probe
+   */
+  public Cli(CommandActions actions, PrintWriter out, PrintWriter err, HealthProbe probe) {
+    this.actions = Objects.requireNonNull(actions, "actions");
+    this.probe = Objects.requireNonNull(probe, "probe");
+    this.root = new Root(this);
+    this.commandLine = new CommandLine(root);
+    commandLine.addSubcommand("run", new Run(this));
+    commandLine.addSubcommand("demo", new Demo(this));
+    commandLine.addSubcommand("healthcheck", new Healthcheck(this, out, err));
+    shareVersion(commandLine);
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExitCodeExceptionMapper(t -> EXIT_CRASH);
+    commandLine.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine cmd = ex.getCommandLine();
+          PrintWriter w = cmd.getErr();
+          w.println("sf2loki: " + ex.getMessage());
+          cmd.usage(w);
+          w.flush();
+          return EXIT_USAGE;
+        });
+    commandLine.setExecutionExceptionHandler(
+        (ex, cmd, parseResult) -> {
+          PrintWriter w = cmd.getErr();
+          String m = ex.getMessage();
+          w.println("sf2loki: " + (m == null || m.isBlank() ? ex.getClass().getSimpleName() : m));
+          w.flush();
+          return EXIT_CRASH;
+        });
+  }
+
+  /** Parses {@code args}, runs the selected command and returns its exit status. */
+  public int execute(String... args) {
+    root.config = null;
+    return commandLine.execute(args);
+  }
+
+  /**
+   * Adds a subcommand (a picocli {@code @Command} object or a {@link CommandLine}); the lead uses
+   * this for {@code config}, {@code doctor}, {@code state}, {@code backfill}, {@code sim}. Its
+   * {@code --config} (inherited) is readable through {@link #globalConfig()}.
+   */
+  public Cli addSubcommand(String name, Object command) {
+    commandLine.addSubcommand(name, command);
+    shareVersion(commandLine);
+    commandLine.setOut(commandLine.getOut());
+    commandLine.setErr(commandLine.getErr());
+    return this;
+  }
+
+  /** Inherited {@code --version} on a subcommand prints the root's version (CLI-1, CLI-2). */
+  private static void shareVersion(CommandLine cl) {
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      sub.getCommandSpec().versionProvider(new VersionProvider());
+      shareVersion(sub);
+    }
+  }
+
+  /** The {@code --config} path of the current invocation, wherever it was written, or null. */
+  public Path globalConfig() {
+    return root.config;
+  }
+
+  /** The underlying picocli command line (for tests and extensions). */
+  public CommandLine commandLine() {
+    return commandLine;
+  }
+
+  /** Picocli version provider: {@code sf2loki <version>} (CLI-2). */
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"sf2loki " + Version.get()};
+    }
+  }
+
+  @Command(
+      name = "sf2loki",
+      versionProvider = VersionProvider.class,
+      usageHelpAutoWidth = true,
+      description = "Ships Salesforce Event Monitoring data into Grafana Loki.",
+      footer = "%nWith no command, 'run' is assumed.")
+  static final class Root implements Callable<Integer> {
+    private final Cli cli;
+
+    Path config;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        scope = ScopeType.INHERIT,
+        description = "Show this help and exit.")
+    boolean help;
+
+    @Option(
+        names = {"-V", "--version"},
+        versionHelp = true,
+        scope = ScopeType.INHERIT,
+        description = "Print 'sf2loki <version>' and exit.")
+    boolean version;
+
+    @Option(
+        names = "--check",
+        description = "Validate the configuration and every component, then exit (CLI-4).")
+    boolean check;
+
+    Root(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Option(
+        names = "--config",
+        paramLabel = "PATH",
+        scope = ScopeType.INHERIT,
+        description = "Configuration file (YAML).")
+    void setConfig(Path value) {
+      // picocli resets inherited options to their default (null) per command; keep a given path
+      if (value != null) {
+        config = value;
+      }
+    }
+
+    @Override
+    public Integer call() {
+      return cli.actions.run(config, check);
+    }
+  }
+
+  @Command(name = "run", description = "Run the daemon (the default command).")
+  static final class Run implements Callable<Integer> {
+    private final Cli cli;
+
+    @Option(
+        names = "--check",
+        description = "Validate the configuration and every component, then exit (CLI-4).")
+    boolean check;
+
+    Run(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      return cli.actions.run(cli.root.config, check);
+    }
+  }
+
+  @Command(
+      name = "demo",
+      description =
+          "Run the real pipeline against a built-in simulated org and Loki receiver (FEAT-17).")
+  static final class Demo implements Callable<Integer> {
+    private final Cli cli;
+
+    @Option(
+        names = "--duration",
+        paramLabel = "DURATION",
+        defaultValue = "30s",
+        converter = DurationConverter.class,
+        description = "How long to run (e.g. 30s, 2m). Default: ${DEFAULT-VALUE}.")
+    Duration duration;
+
+    @Option(names = "--rate", paramLabel = "N", description = "Simulated events per second.")
+    Integer rate;
+
+    @Option(
+        names = "--loki-url",
+        paramLabel = "URL",
+        description = "Push to this Loki push URL instead of the built-in receiver.")
+    URI lokiUrl;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    Demo(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      if (duration.isZero() || duration.isNegative()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be > 0");
+      }
+      if (rate != null && rate <= 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--rate must be > 0");
+      }
+      if (lokiUrl != null
+          && (!lokiUrl.isAbsolute()
+              || !("http".equalsIgnoreCase(lokiUrl.getScheme())
+                  || "https".equalsIgnoreCase(lokiUrl.getScheme())))) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--loki-url must be an http(s) URL");
+      }
+      return cli.actions.demo(
+          new DemoOptions(
+              duration,
+              rate == null ? OptionalInt.empty() : OptionalInt.of(rate),
+              Optional.ofNullable(lokiUrl),
+              cli.root.config));
+    }
+  }
+
+  @Command(
+      name = "healthcheck",
+      description = "GET the local health endpoint once; exit 0 on 200, else 1 (CLI-12).")
+  static final class Healthcheck implements Callable<Integer> {
+    private final Cli cli;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    @Option(
+        names = "--addr",
+        paramLabel = "HOST:PORT",
+        description = "Health server address. Default: service.health_addr, else 127.0.0.1:8080.")
+    String addr;
+
+    @Option(
+        names = "--path",
+        paramLabel = "PATH",
+        defaultValue = "/healthz",
+        description = "Request path. Default: ${DEFAULT-VALUE}.")
+    String path;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    Healthcheck(Cli cli, PrintWriter out, PrintWriter err) {
+      this.cli = cli;
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      if (!path.startsWith("/")) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--path must start with /");
+      }
+      String a = addr;
+      if (a == null) {
+        a =
+            cli.actions
+                .configuredHealthAddr(cli.root.config)
+                .orElse(HealthAddress.HEALTHCHECK_DEFAULT);
+      }
+      HealthAddress address;
+      try {
+        address = HealthAddress.parse(a);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      HealthProbe.Result r = cli.probe.probe(address, path);
+      if (r.ok()) {
+        out.println("healthcheck: " + r.detail());
+        out.flush();
+        return 0;
+      }
+      err.println("sf2loki: healthcheck failed: " + r.detail());
+      err.flush();
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.sf2loki.app.cli;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What the commands of {@link Cli} do, implemented by the application wiring (the CLI only parses
+ * arguments). Every method returns the process exit status of the SPEC CLI table; none calls {@code
+ * System.exit}. A method may throw: {@link Cli} then prints {@code sf2loki: <message>} to stderr
+ * and returns 1 (a crash).
+ */
+public interface CommandActions {
+  /**
+   * No command, or {@code run} (SPEC CLI-3, CLI-4, CLI-5): load and validate configuration, then
+   * either only check it ({@code checkOnly}) or run the daemon until the stop signal.
+   *
+   * @param configOrNull the {@code --config} path, or null when not given
+   * @param checkOnly {@code --check} was given
+   * @return 0 clean stop / finite run / check OK; 1 crash or startup auth failure; 2 config/build
+   *     error
+   */
+  int run(Path configOrNull, boolean checkOnly);
+
+  /**
+   * {@code demo} (SPEC FEAT-17).
+   *
+   * @return 0 when the demo completed
+   */
+  int demo(DemoOptions options);
+
+  /**
+   * The {@code service.health_addr} of the configuration, used as the {@code healthcheck} default
+   * (SPEC CLI-12). Implementations return empty when no configuration is given or it cannot be read
+   * (the probe then uses {@code 127.0.0.1:8080}).
+   *
+   * @param configOrNull the {@code --config} path, or null when not given
+   */
+  default Optional<String> configuredHealthAddr(Path configOrNull) {
+    return Optional.empty();
+  }
+}

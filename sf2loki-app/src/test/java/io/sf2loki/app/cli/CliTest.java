@@ -1,0 +1,232 @@
+package io.sf2loki.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class CliTest {
+  /** Records every action call. */
+  static final class Recording implements CommandActions {
+    final List<String> calls = new ArrayList<>();
+    DemoOptions demo;
+    Optional<String> healthAddr = Optional.empty();
+    int status;
+    RuntimeException toThrow;
+
+    @Override
+    public int run(Path configOrNull, boolean checkOnly) {
+      calls.add("run config=" + configOrNull + " check=" + checkOnly);
+      if (toThrow != null) {
+        throw toThrow;
+      }
+      return status;
+    }
+
+    @Override
+    public int demo(DemoOptions options) {
+      calls.add("demo");
+      demo = options;
+      return status;
+    }
+
+    @Override
+    public Optional<String> configuredHealthAddr(Path configOrNull) {
+      calls.add("healthAddr config=" + configOrNull);
+      return healthAddr;
+    }
+  }
+
+  final Recording actions = new Recording();
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+  final Cli cli =
+      new Cli(
+          actions,
+          new PrintWriter(out, true),
+          new PrintWriter(err, true),
+          new HealthProbe(Duration.ofSeconds(3)));
+
+  @Test
+  @DisplayName("CLI-2: --version prints 'sf2loki <version>' and exits 0, anywhere on the line")
+  void version() {
+    assertThat(cli.execute("--version")).isZero();
+    assertThat(out.toString()).isEqualTo("sf2loki " + Version.get() + System.lineSeparator());
+    out.getBuffer().setLength(0);
+    assertThat(cli.execute("demo", "--version")).isZero();
+    assertThat(out.toString().strip()).isEqualTo("sf2loki " + Version.get());
+    assertThat(actions.calls).isEmpty();
+  }
+
+  @Test
+  @DisplayName("CLI-3: no command runs the daemon; run is the same")
+  void defaultIsRun() {
+    actions.status = 0;
+    assertThat(cli.execute()).isZero();
+    assertThat(cli.execute("run")).isZero();
+    assertThat(actions.calls)
+        .containsExactly("run config=null check=false", "run config=null check=false");
+  }
+
+  @Test
+  @DisplayName("CLI-1: --config is accepted before or after the command")
+  void configAnywhere() {
+    cli.execute("--config", "a.yaml");
+    cli.execute("--config", "b.yaml", "run");
+    cli.execute("run", "--config", "c.yaml");
+    cli.execute("run", "--config=d.yaml", "--check");
+    cli.execute("run");
+    assertThat(actions.calls)
+        .containsExactly(
+            "run config=a.yaml check=false",
+            "run config=b.yaml check=false",
+            "run config=c.yaml check=false",
+            "run config=d.yaml check=true",
+            "run config=null check=false");
+  }
+
+  @Test
+  @DisplayName("CLI-1/CLI-4: --check with no command or with run; exit status passes through")
+  void check() {
+    actions.status = 2;
+    assertThat(cli.execute("--check", "--config", "x.yaml")).isEqualTo(2);
+    assertThat(cli.execute("--config", "x.yaml", "run", "--check")).isEqualTo(2);
+    assertThat(actions.calls)
+        .containsExactly("run config=x.yaml check=true", "run config=x.yaml check=true");
+  }
+
+  @Test
+  @DisplayName("CLI table: argument errors print usage to stderr and exit 2")
+  void argumentErrors() {
+    assertThat(cli.execute("--bogus")).isEqualTo(2);
+    assertThat(err.toString()).contains("sf2loki: Unknown option: '--bogus'").contains("Usage:");
+    assertThat(cli.execute("demo", "--check")).isEqualTo(2);
+    assertThat(cli.execute("demo", "--duration", "ten")).isEqualTo(2);
+    assertThat(cli.execute("demo", "--duration", "0s")).isEqualTo(2);
+    assertThat(cli.execute("demo", "--rate", "0")).isEqualTo(2);
+    assertThat(cli.execute("demo", "--loki-url", "ftp://x/y")).isEqualTo(2);
+    assertThat(cli.execute("healthcheck", "--addr", "nope")).isEqualTo(2);
+    assertThat(cli.execute("healthcheck", "--path", "healthz")).isEqualTo(2);
+    assertThat(cli.execute("nosuchcommand")).isEqualTo(2);
+    assertThat(actions.calls).isEmpty();
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void helpGoesToStdoutExitZero() {
+    assertThat(cli.execute("--help")).isZero();
+    assertThat(out.toString()).contains("Usage: sf2loki").contains("--config");
+    out.getBuffer().setLength(0);
+    assertThat(cli.execute("healthcheck", "--help")).isZero();
+    assertThat(out.toString()).contains("--addr").contains("--path");
+  }
+
+  @Test
+  @DisplayName(
+      "CLI-5: an action that throws prints 'sf2loki: <error>' without a stack trace, exit 1")
+  void crash() {
+    actions.toThrow = new IllegalStateException("boom");
+    assertThat(cli.execute("run")).isEqualTo(1);
+    assertThat(err.toString()).isEqualTo("sf2loki: boom" + System.lineSeparator());
+  }
+
+  @Test
+  @DisplayName("FEAT-17: demo options and defaults")
+  void demo() {
+    assertThat(cli.execute("demo")).isZero();
+    assertThat(actions.demo.duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(actions.demo.rate()).isEmpty();
+    assertThat(actions.demo.lokiUrl()).isEmpty();
+    assertThat(
+            cli.execute(
+                "--config",
+                "q.yaml",
+                "demo",
+                "--duration",
+                "2m",
+                "--rate",
+                "50",
+                "--loki-url",
+                "http://localhost:3100/loki/api/v1/push"))
+        .isZero();
+    assertThat(actions.demo.duration()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(actions.demo.rate()).hasValue(50);
+    assertThat(actions.demo.lokiUrl())
+        .contains(URI.create("http://localhost:3100/loki/api/v1/push"));
+    assertThat(actions.demo.configOrNull()).isEqualTo(Path.of("q.yaml"));
+    assertThat(cli.execute("demo", "--duration", "250ms")).isZero();
+    assertThat(actions.demo.duration()).isEqualTo(Duration.ofMillis(250));
+  }
+
+  @Test
+  @DisplayName("CLI-12: healthcheck exits 0 on 200, 1 otherwise; default path /healthz")
+  void healthcheck() throws Exception {
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    List<String> paths = new ArrayList<>();
+    server.createContext(
+        "/",
+        ex -> {
+          String p = ex.getRequestURI().toString();
+          synchronized (paths) {
+            paths.add(ex.getRequestMethod() + " " + p);
+          }
+          byte[] body =
+              (p.equals("/healthz") ? "ok" : "not ready").getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(p.equals("/healthz") ? 200 : 503, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
+    server.start();
+    try {
+      String addr = "127.0.0.1:" + server.getAddress().getPort();
+      assertThat(cli.execute("healthcheck", "--addr", addr)).isZero();
+      assertThat(cli.execute("healthcheck", "--addr", addr, "--path", "/readyz")).isEqualTo(1);
+      assertThat(err.toString()).contains("503 not ready");
+      // default: the configured health_addr (empty host = probe loopback)
+      actions.healthAddr = Optional.of(":" + server.getAddress().getPort());
+      assertThat(cli.execute("--config", "c.yaml", "healthcheck")).isZero();
+      assertThat(actions.calls).containsExactly("healthAddr config=c.yaml");
+      synchronized (paths) {
+        assertThat(paths).containsExactly("GET /healthz", "GET /readyz", "GET /healthz");
+      }
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  @DisplayName("CLI-12: healthcheck against a closed port exits 1")
+  void healthcheckNoServer() throws Exception {
+    int port;
+    try (var s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    assertThat(cli.execute("healthcheck", "--addr", "127.0.0.1:" + port)).isEqualTo(1);
+    assertThat(err.toString()).startsWith("sf2loki: healthcheck failed:");
+  }
+
+  @Test
+  void placeholderActionsAreNotWired() {
+    var buf = new java.io.ByteArrayOutputStream();
+    var placeholder =
+        new DefaultCommandActions(new java.io.PrintStream(buf, true, StandardCharsets.UTF_8));
+    Cli c =
+        new Cli(
+            placeholder, new PrintWriter(out, true), new PrintWriter(err, true), new HealthProbe());
+    assertThat(c.execute("run")).isEqualTo(2);
+    assertThat(buf.toString(StandardCharsets.UTF_8)).contains("not wired yet");
+  }
+}

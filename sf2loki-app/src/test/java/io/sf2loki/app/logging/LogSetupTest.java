@@ -1,0 +1,116 @@
+package io.sf2loki.app.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.MDC;
+
+class LogSetupTest {
+  final LoggerContext ctx = new LoggerContext();
+  final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+  List<String> lines() {
+    return out.toString(StandardCharsets.UTF_8).lines().toList();
+  }
+
+  @Test
+  @DisplayName("OBS-9: json lines carry timestamp, level, event, logger, then key/values")
+  void jsonShape() throws Exception {
+    LogSetup.configure(ctx, Level.INFO, LogSetup.Format.JSON, out);
+    Logger log = ctx.getLogger("io.sf2loki.test");
+    log.atWarn()
+        .addKeyValue("topic", "/event/LoginEventStream")
+        .addKeyValue("org", "prod")
+        .log("stream stalled");
+    MDC.put("term", "3");
+    try {
+      log.atInfo().log("with mdc");
+    } finally {
+      MDC.remove("term");
+    }
+    log.atError()
+        .addKeyValue("error", "boom")
+        .setCause(new IllegalStateException("bad"))
+        .log("push failed");
+    log.debug("hidden at info");
+
+    List<String> lines = lines();
+    assertThat(lines).hasSize(3);
+    ObjectMapper om = new ObjectMapper();
+    JsonNode first = om.readTree(lines.get(0));
+    List<String> names = new ArrayList<>();
+    first.fieldNames().forEachRemaining(names::add);
+    assertThat(names).containsExactly("timestamp", "level", "event", "logger", "topic", "org");
+    assertThat(first.get("timestamp").asText())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+    assertThat(first.get("level").asText()).isEqualTo("warning");
+    assertThat(first.get("event").asText()).isEqualTo("stream stalled");
+    assertThat(first.get("logger").asText()).isEqualTo("io.sf2loki.test");
+    assertThat(first.get("topic").asText()).isEqualTo("/event/LoginEventStream");
+    assertThat(om.readTree(lines.get(1)).get("term").asText()).isEqualTo("3");
+    assertThat(om.readTree(lines.get(1)).get("level").asText()).isEqualTo("info");
+    JsonNode third = om.readTree(lines.get(2));
+    assertThat(third.get("level").asText()).isEqualTo("error");
+    assertThat(third.get("error").asText()).isEqualTo("boom");
+    assertThat(third.get("exception").asText()).contains("IllegalStateException: bad");
+  }
+
+  @Test
+  @DisplayName("OBS-9: logfmt carries the same fields as key=value on one line")
+  void logfmt() {
+    LogSetup.configure(ctx, Level.DEBUG, LogSetup.Format.LOGFMT, out);
+    Logger log = ctx.getLogger("io.sf2loki.x");
+    log.atDebug()
+        .addKeyValue("file_id", "0AT1")
+        .addKeyValue("note", "a \"b\"=c")
+        .log("downloaded file");
+    log.atError().setCause(new RuntimeException("x\ny")).log("failed");
+    List<String> lines = lines();
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0))
+        .matches(
+            "timestamp=\\S+Z level=debug event=\"downloaded file\" logger=io.sf2loki.x"
+                + " file_id=0AT1 note=\"a \\\\\"b\\\\\"=c\"");
+    assertThat(lines.get(1))
+        .contains(" level=error event=failed ")
+        .contains(" exception=\"java.lang.RuntimeException: x\\ny\\n");
+  }
+
+  @Test
+  @DisplayName("OBS-9: log_level mapping (warn/warning, critical -> error)")
+  void levels() {
+    assertThat(SpecLevels.parse("WARN")).isEqualTo(Level.WARN);
+    assertThat(SpecLevels.parse("warning")).isEqualTo(Level.WARN);
+    assertThat(SpecLevels.parse("Critical")).isEqualTo(Level.ERROR);
+    assertThat(SpecLevels.parse("debug")).isEqualTo(Level.DEBUG);
+    assertThatThrownBy(() -> SpecLevels.parse("trace"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(LogSetup.Format.parse("JSON")).isEqualTo(LogSetup.Format.JSON);
+    assertThatThrownBy(() -> LogSetup.Format.parse("xml"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  @DisplayName("OBS-10: third-party loggers floored at WARN, or stricter configured level")
+  void thirdPartyFloor() {
+    LogSetup.configure(ctx, Level.DEBUG, LogSetup.Format.JSON, out);
+    ctx.getLogger("io.grpc.netty.shaded.Foo").info("noise");
+    ctx.getLogger("io.fabric8.kubernetes").warn("kept");
+    ctx.getLogger("io.sf2loki.mine").debug("mine");
+    assertThat(lines()).hasSize(2);
+    assertThat(ctx.getLogger("software.amazon.awssdk").getEffectiveLevel()).isEqualTo(Level.WARN);
+    LogSetup.configure(ctx, Level.ERROR, LogSetup.Format.JSON, out);
+    assertThat(ctx.getLogger("io.netty.x").getEffectiveLevel()).isEqualTo(Level.ERROR);
+  }
+}
