@@ -1,5 +1,6 @@
 package io.sf2loki.app.config;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamReadException;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -148,72 +150,126 @@ public final class ConfigLoader {
   /**
    * Builds a tree from the YAML token stream. Scalars Jackson reports as numbers but cannot parse
    * (YAML 1.1 sexagesimal such as {@code 00:00:05.5}) stay text; decimals keep their scale; any tag
-   * outside the YAML core schema is rejected.
+   * outside the YAML core schema is rejected; anchors, aliases and {@code <<} merge keys are
+   * resolved as a 1.x (safe-load) parser does; a duplicate key is an error.
    */
   static JsonNode parseYaml(String text) throws IOException {
     YAMLFactory factory = YAMLFactory.builder().build();
     JsonNodeFactory nf = JsonNodeFactory.withExactBigDecimals(true);
-    try (JsonParser p = factory.createParser(text)) {
-      JsonToken first = p.nextToken();
-      if (first == null) {
-        return null;
-      }
-      Deque<JsonNode> stack = new ArrayDeque<>();
-      Deque<String> names = new ArrayDeque<>();
-      JsonNode result = null;
-      JsonToken t = first;
+    try (YAMLParser p = (YAMLParser) factory.createParser(text)) {
+      Map<String, JsonNode> anchors = new java.util.HashMap<>();
+      Deque<Frame> stack = new ArrayDeque<>();
+      JsonToken t = p.nextToken();
       while (t != null) {
         String tag = p.getTypeId() == null ? null : p.getTypeId().toString();
         if (tag != null && !CORE_TAGS.contains(tag)) {
-          throw new com.fasterxml.jackson.core.JsonParseException(
-              p, "custom YAML tag " + tag + " is not allowed");
+          throw new JsonParseException(p, "custom YAML tag " + tag + " is not allowed");
         }
         JsonNode value = null;
+        String anchor = p.getCurrentAnchor();
         switch (t) {
-          case START_OBJECT -> {
-            stack.push(nf.objectNode());
-            names.push("");
-          }
-          case START_ARRAY -> {
-            stack.push(nf.arrayNode());
-            names.push("");
-          }
+          case START_OBJECT -> stack.push(new Frame(nf.objectNode(), anchor));
+          case START_ARRAY -> stack.push(new Frame(nf.arrayNode(), anchor));
           case FIELD_NAME -> {
-            names.pop();
-            names.push(p.currentName());
-            if (((ObjectNode) stack.peek()).has(p.currentName())) {
-              throw new com.fasterxml.jackson.core.JsonParseException(
-                  p, "duplicate key '" + p.currentName() + "'");
+            Frame f = stack.peek();
+            String name = p.currentName();
+            if (((ObjectNode) f.node).has(name) && !f.merged.remove(name)) {
+              throw new JsonParseException(p, "duplicate key '" + name + "'");
             }
+            f.name = name;
           }
           case END_OBJECT, END_ARRAY -> {
-            names.pop();
-            value = stack.pop();
+            Frame f = stack.pop();
+            value = f.node;
+            anchor = f.anchor;
           }
-          case VALUE_STRING -> value = nf.textNode(p.getText());
-          case VALUE_TRUE -> value = nf.booleanNode(true);
-          case VALUE_FALSE -> value = nf.booleanNode(false);
-          case VALUE_NULL -> value = nf.nullNode();
-          case VALUE_NUMBER_INT -> value = number(p, nf, true);
-          case VALUE_NUMBER_FLOAT -> value = number(p, nf, false);
-          default -> value = nf.textNode(p.getText());
+          default -> {
+            if (p.isCurrentAlias()) {
+              JsonNode target = anchors.get(p.getText());
+              if (target == null) {
+                throw new JsonParseException(p, "unknown YAML alias *" + p.getText());
+              }
+              value = target.deepCopy();
+              anchor = null;
+            } else {
+              value = scalar(p, nf, t);
+            }
+          }
         }
         if (value != null) {
-          if (stack.isEmpty()) {
-            result = value;
-            break;
+          if (anchor != null) {
+            anchors.put(anchor, value);
           }
-          JsonNode parent = stack.peek();
-          if (parent instanceof ObjectNode o) {
-            o.set(names.peek(), value);
+          if (stack.isEmpty()) {
+            return value;
+          }
+          Frame parent = stack.peek();
+          if (parent.node instanceof ObjectNode o) {
+            if ("<<".equals(parent.name)) {
+              merge(p, parent, o, value);
+            } else {
+              o.set(parent.name, value);
+            }
           } else {
-            ((ArrayNode) parent).add(value);
+            ((ArrayNode) parent.node).add(value);
           }
         }
         t = p.nextToken();
       }
-      return result;
+      return null;
     }
+  }
+
+  /** One open mapping or sequence while building the tree. */
+  private static final class Frame {
+    final JsonNode node;
+    final String anchor;
+    final java.util.Set<String> merged = new java.util.HashSet<>();
+    String name;
+
+    Frame(JsonNode node, String anchor) {
+      this.node = node;
+      this.anchor = anchor;
+    }
+  }
+
+  /** YAML merge key: copies keys not yet present; explicit keys (before or after) win. */
+  private static void merge(JsonParser p, Frame frame, ObjectNode target, JsonNode source)
+      throws JsonParseException {
+    List<JsonNode> sources = new java.util.ArrayList<>();
+    if (source.isObject()) {
+      sources.add(source);
+    } else if (source.isArray()) {
+      source.forEach(sources::add);
+    }
+    for (JsonNode src : sources) {
+      if (!src.isObject()) {
+        throw new JsonParseException(p, "a << merge key needs a mapping or a list of mappings");
+      }
+      Iterator<Map.Entry<String, JsonNode>> it = src.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!target.has(e.getKey())) {
+          target.set(e.getKey(), e.getValue().deepCopy());
+          frame.merged.add(e.getKey());
+        }
+      }
+    }
+    if (sources.isEmpty()) {
+      throw new JsonParseException(p, "a << merge key needs a mapping or a list of mappings");
+    }
+  }
+
+  private static JsonNode scalar(JsonParser p, JsonNodeFactory nf, JsonToken t) throws IOException {
+    return switch (t) {
+      case VALUE_STRING -> nf.textNode(p.getText());
+      case VALUE_TRUE -> nf.booleanNode(true);
+      case VALUE_FALSE -> nf.booleanNode(false);
+      case VALUE_NULL -> nf.nullNode();
+      case VALUE_NUMBER_INT -> number(p, nf, true);
+      case VALUE_NUMBER_FLOAT -> number(p, nf, false);
+      default -> nf.textNode(p.getText());
+    };
   }
 
   private static JsonNode number(JsonParser p, JsonNodeFactory nf, boolean integral)

@@ -446,4 +446,62 @@ class ConfigLoaderTest {
             + "orgs:\n  - name: a\n    salesforce: {client_id: x, username: u@x.com, private_key: K}\n";
     assertThatThrownBy(() -> load(dir, both)).hasMessageContaining("  orgs: set either salesforce");
   }
+
+  @Test
+  @DisplayName("CFG-2: anchors, aliases and << merge keys resolve as in 1.x; duplicate keys fail")
+  void anchorsAndMergeKeys() {
+    String yaml =
+        """
+        x-sf: &sf
+          client_id: shared
+          username: u@x.com
+          private_key: K
+        orgs:
+          - name: a
+            salesforce:
+              <<: *sf
+              client_id: a-id
+            sources: &src
+              pubsub: {topics: ["*"]}
+          - name: b
+            salesforce: *sf
+            sources: *src
+        sink:
+          loki: {url: "http://loki/loki/api/v1/push"}
+        """;
+    // the x-sf helper key itself is unknown at the root
+    assertThatThrownBy(() -> load(dir, yaml))
+        .hasMessage(
+            "invalid configuration:\n  x-sf: unknown configuration key (check for typos; see the"
+                + " configuration reference for valid keys)");
+    String inline =
+        yaml.replace(
+            "x-sf: &sf",
+            "service:\n  log_level: &lvl info\n  log_format: json\nsalesforce_defaults_unused: &sf");
+    assertThatThrownBy(() -> load(dir, inline))
+        .hasMessageContaining("salesforce_defaults_unused: unknown");
+    String anchoredInOrg =
+        """
+        orgs:
+          - name: a
+            salesforce: &sf
+              client_id: shared
+              username: u@x.com
+              private_key: K
+            sources: {pubsub: {topics: ["*"]}}
+          - name: b
+            salesforce:
+              <<: *sf
+              client_id: b-id
+        sink:
+          loki: {url: "http://loki/loki/api/v1/push"}
+        """;
+    Sf2lokiConfig cfg = load(dir, anchoredInOrg);
+    assertThat(cfg.orgs().get(0).salesforce().clientId()).isEqualTo("shared");
+    assertThat(cfg.orgs().get(1).salesforce().clientId()).isEqualTo("b-id");
+    assertThat(cfg.orgs().get(1).salesforce().username()).isEqualTo("u@x.com");
+    assertThatThrownBy(() -> load(dir, MINIMAL + "sink: {}\n"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("duplicate key 'sink'");
+  }
 }
