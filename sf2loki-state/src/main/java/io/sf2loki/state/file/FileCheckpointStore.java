@@ -9,6 +9,9 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.spi.StateLockException;
+import io.sf2loki.core.time.Sleeper;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.Ticker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -27,6 +30,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -52,9 +56,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>STATE-4: a write serialises the whole document as compact JSON into a temporary file in the
  *       same directory, fsyncs it, atomically renames it over the target and fsyncs the directory;
  *       missing parent directories are created.
- *   <li>STATE-5: an exclusive OS lock on the sidecar {@code <path>.lock} (created with mode 0644)
- *       is taken without waiting on first access and held until {@link #close()}; a lock held
- *       elsewhere is a {@link StateLockException}.
+ *   <li>STATE-5: an exclusive OS lock on the sidecar {@code <path>.lock} (created with mode 0644).
+ *       In {@link LockMode#PROCESS} (coordinate.type=noop) it is taken without waiting on first
+ *       access and held until {@link #close()}; a lock held elsewhere is a {@link
+ *       StateLockException}. In {@link LockMode#TERM} (lease coordinators) the caller takes it at
+ *       term start with {@link #lockAwait} and releases it with {@link #unlock()}; commits without
+ *       it fail. {@link LockMode#NONE} never locks (read-only {@code state show}, CLI-9).
  *   <li>STATE-6: before each write the on-disk file (size, modification time, SHA-256 content
  *       digest) is compared with what this store last read or wrote; if it changed, the commit is
  *       applied on top of the freshly read document, so external edits to other keys survive.
@@ -74,7 +81,7 @@ public final class FileCheckpointStore implements CheckpointStore {
 
   private final Path path;
   private final Path lockPath;
-  private final boolean takeLock;
+  private final LockMode lockMode;
   private final ReentrantLock mutex = new ReentrantLock();
 
   // guarded by mutex
@@ -84,25 +91,40 @@ public final class FileCheckpointStore implements CheckpointStore {
   private FileLock fileLock;
   private boolean closed;
 
+  /** How the sidecar lock of STATE-5 is taken. */
+  public enum LockMode {
+    /** Taken on first access, held until {@link #close()} ({@code coordinate.type=noop}). */
+    PROCESS,
+    /**
+     * Taken per leadership term with {@link #lockAwait} and released with {@link #unlock()} (lease
+     * coordinators); reads work without it, writes require it.
+     */
+    TERM,
+    /** Never taken: read-only callers ({@code state show}); do not commit through such a store. */
+    NONE
+  }
+
+  /** Default pause between two lock attempts of {@link #lockAwait}. */
+  public static final Duration DEFAULT_LOCK_RETRY = Duration.ofMillis(100);
+
   /**
-   * A store that takes the sidecar lock on first access (the daemon and the writing {@code state}
-   * commands, STATE-5).
+   * A store in {@link LockMode#PROCESS} (the daemon under {@code noop} and the writing {@code
+   * state} commands, STATE-5).
    *
    * @param path the checkpoint document, e.g. {@code /var/lib/sf2loki/state.json}
    */
   public FileCheckpointStore(Path path) {
-    this(path, true);
+    this(path, LockMode.PROCESS);
   }
 
   /**
    * @param path the checkpoint document
-   * @param takeLock {@code false} only for read-only callers that must not take the lock ({@code
-   *     state show}, CLI-9); such a store still writes if asked to, so do not commit through it
+   * @param lockMode how the sidecar lock is taken (STATE-5)
    */
-  public FileCheckpointStore(Path path, boolean takeLock) {
+  public FileCheckpointStore(Path path, LockMode lockMode) {
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
     this.lockPath = this.path.resolveSibling(this.path.getFileName() + ".lock");
-    this.takeLock = takeLock;
+    this.lockMode = Objects.requireNonNull(lockMode, "lockMode");
   }
 
   /** The checkpoint document path (absolute). */
@@ -126,6 +148,71 @@ public final class FileCheckpointStore implements CheckpointStore {
     try {
       ensureOpen();
       ensureLocked();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * STATE-5 under a lease coordinator: waits, stop-aware, for the sidecar lock, retrying every
+   * {@code retry} (the previous leader may still be letting go of it).
+   *
+   * @param maxWait how long to wait, SPEC: {@code shutdown_grace} + 5 s
+   * @param retry pause between attempts, e.g. {@link #DEFAULT_LOCK_RETRY}
+   * @param stop the term's stop signal
+   * @param ticker monotonic clock measuring {@code maxWait}
+   * @param sleeper stop-aware sleeper used between attempts
+   * @return true when the lock is held (also if it already was); false when {@code stop} fired
+   * @throws StateLockException when the lock is still held elsewhere after {@code maxWait}
+   * @throws InterruptedException when the thread is interrupted while waiting
+   */
+  public boolean lockAwait(
+      Duration maxWait, Duration retry, StopSignal stop, Ticker ticker, Sleeper sleeper)
+      throws InterruptedException {
+    long deadline = ticker.nanoTime() + maxWait.toNanos();
+    while (true) {
+      StateLockException last;
+      mutex.lock();
+      try {
+        ensureOpen();
+        ensureLocked();
+        return true;
+      } catch (StateLockException e) {
+        last = e;
+      } finally {
+        mutex.unlock();
+      }
+      long remaining = deadline - ticker.nanoTime();
+      if (remaining <= 0) {
+        throw last;
+      }
+      if (stop.isStopped()
+          || !sleeper.sleep(Duration.ofNanos(Math.min(remaining, retry.toNanos())), stop)) {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Releases the sidecar lock at the end of a term or on leadership loss (STATE-5, HA-4) and drops
+   * the cache; the store stays usable for a later term. No-op when the lock is not held.
+   */
+  public void unlock() {
+    mutex.lock();
+    try {
+      cache = null;
+      fingerprint = null;
+      releaseLock();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Whether this store currently holds the sidecar lock. */
+  public boolean isLocked() {
+    mutex.lock();
+    try {
+      return fileLock != null;
     } finally {
       mutex.unlock();
     }
@@ -160,6 +247,10 @@ public final class FileCheckpointStore implements CheckpointStore {
     mutex.lock();
     try {
       ensureReady();
+      if (lockMode == LockMode.TERM && fileLock == null) {
+        throw new StateException(
+            "state file " + path + " is not locked for this term; refusing to write");
+      }
       Map<String, String> base = refreshIfChangedOnDisk();
       Map<String, String> next = new LinkedHashMap<>(base);
       next.putAll(values);
@@ -214,22 +305,25 @@ public final class FileCheckpointStore implements CheckpointStore {
       closed = true;
       cache = null;
       fingerprint = null;
-      try {
-        if (fileLock != null) {
-          fileLock.release();
-        }
-        if (lockChannel != null) {
-          lockChannel.close();
-        }
-      } catch (IOException e) {
-        throw new StateException(
-            "cannot release state lock " + lockPath + ": " + e.getMessage(), e);
-      } finally {
-        fileLock = null;
-        lockChannel = null;
-      }
+      releaseLock();
     } finally {
       mutex.unlock();
+    }
+  }
+
+  private void releaseLock() {
+    try {
+      if (fileLock != null) {
+        fileLock.release();
+      }
+      if (lockChannel != null) {
+        lockChannel.close();
+      }
+    } catch (IOException e) {
+      throw new StateException("cannot release state lock " + lockPath + ": " + e.getMessage(), e);
+    } finally {
+      fileLock = null;
+      lockChannel = null;
     }
   }
 
@@ -243,7 +337,7 @@ public final class FileCheckpointStore implements CheckpointStore {
 
   private void ensureReady() {
     ensureOpen();
-    if (takeLock) {
+    if (lockMode == LockMode.PROCESS) {
       ensureLocked();
     }
     if (cache == null) {

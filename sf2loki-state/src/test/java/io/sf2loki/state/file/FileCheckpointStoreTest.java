@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.spi.StateLockException;
+import io.sf2loki.core.time.FakeTime;
+import io.sf2loki.core.time.StopSignal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -250,7 +253,7 @@ class FileCheckpointStoreTest {
   void lockFreeReader() {
     try (var daemon = new FileCheckpointStore(state())) {
       daemon.commitMany(Map.of("k", "v"), Set.of());
-      try (var show = new FileCheckpointStore(state(), false)) {
+      try (var show = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.NONE)) {
         assertThat(show.snapshot()).containsEntry("k", "v");
       }
     }
@@ -292,6 +295,68 @@ class FileCheckpointStoreTest {
     }
     try (var again = new FileCheckpointStore(state())) {
       assertThat(again.snapshot()).hasSize(40);
+    }
+  }
+
+  @Test
+  @DisplayName("STATE-5: under a lease coordinator the lock is awaited per term and released")
+  void termLockAwaitAndRelease() throws Exception {
+    FakeTime time = new FakeTime(java.time.Instant.parse("2024-05-01T00:00:00Z"));
+    StopSignal stop = new StopSignal();
+    try (var previous = new FileCheckpointStore(state());
+        var term = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.TERM)) {
+      previous.lock();
+      assertThatThrownBy(() -> term.commitMany(Map.of("k", "v"), Set.of()))
+          .isInstanceOf(StateException.class)
+          .hasMessageContaining("not locked");
+      // the previous leader never lets go: the wait ends after maxWait with StateLockException
+      assertThatThrownBy(
+              () ->
+                  term.lockAwait(
+                      Duration.ofSeconds(30),
+                      Duration.ofMillis(100),
+                      stop,
+                      time.ticker(),
+                      time.sleeper()))
+          .isInstanceOf(StateLockException.class);
+      assertThat(time.sleeps()).hasSize(300);
+      previous.close();
+      assertThat(
+              term.lockAwait(
+                  Duration.ofSeconds(30),
+                  Duration.ofMillis(100),
+                  stop,
+                  time.ticker(),
+                  time.sleeper()))
+          .isTrue();
+      term.commitMany(Map.of("k", "v"), Set.of());
+      term.unlock();
+      assertThat(term.isLocked()).isFalse();
+      // another store can now take the lock; the first sees fresh data in its next term
+      try (var other = new FileCheckpointStore(state())) {
+        other.commitMany(Map.of("k", "w"), Set.of());
+      }
+      assertThat(term.load("k")).contains("w");
+    }
+  }
+
+  @Test
+  @DisplayName("STATE-5: a lock wait ends at once when the stop signal fires")
+  void termLockAwaitStopAware() throws Exception {
+    FakeTime time = new FakeTime(java.time.Instant.parse("2024-05-01T00:00:00Z"));
+    StopSignal stop = new StopSignal();
+    stop.stop();
+    try (var previous = new FileCheckpointStore(state());
+        var term = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.TERM)) {
+      previous.lock();
+      assertThat(
+              term.lockAwait(
+                  Duration.ofSeconds(30),
+                  Duration.ofMillis(100),
+                  stop,
+                  time.ticker(),
+                  time.sleeper()))
+          .isFalse();
     }
   }
 }
