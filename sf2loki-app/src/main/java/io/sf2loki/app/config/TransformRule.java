@@ -1,0 +1,49 @@
+package io.sf2loki.app.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One {@code …transforms[]} rule (SPEC §1.3, CFG-19, XF).
+ *
+ * @param action the action
+ * @param fields target fields (empty only for {@code drop_row})
+ * @param match field → glob, {@code drop_row} only, in configured order
+ * @param pattern regex in the 1.x dialect (XF-5), {@code regex_replace} only
+ * @param replacement replacement text, default {@code ""}
+ * @param name configured metric name, {@code ""} = {@code <action>-<index>} (XF-7)
+ */
+public record TransformRule(
+    Action action,
+    List<String> fields,
+    Map<String, String> match,
+    Optional<String> pattern,
+    String replacement,
+    String name) {
+
+  /** The rule's metric name (XF-7) given its 0-based index in its source's list. */
+  public String metricName(int index) {
+    return name.isEmpty() ? action.yaml() + "-" + index : name;
+  }
+
+  /** {@code action}. */
+  public enum Action implements YamlEnum {
+    HASH("hash"),
+    MASK("mask"),
+    DROP_FIELD("drop_field"),
+    DROP_ROW("drop_row"),
+    REGEX_REPLACE("regex_replace");
+
+    private final String yaml;
+
+    Action(String yaml) {
+      this.yaml = yaml;
+    }
+
+    @Override
+    public String yaml() {
+      return yaml;
+    }
+  }
+}

@@ -1,0 +1,606 @@
+package io.sf2loki.state.file;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.StateCorruptException;
+import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.spi.StateLockException;
+import io.sf2loki.core.time.Sleeper;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.Ticker;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Checkpoint store backed by one local JSON file (SPEC STATE-1…STATE-6, STATE-12).
+ *
+ * <p>The document is one flat JSON object of string keys to string values, stored verbatim (the
+ * value formats of SRC-15 are opaque here). Behaviour:
+ *
+ * <ul>
+ *   <li>STATE-1: the document is cached after the first read; every operation is serialised by one
+ *       lock.
+ *   <li>STATE-3: a missing file is an empty document; invalid UTF-8, invalid JSON, a non-object or
+ *       a non-string value is a {@link StateCorruptException} advising to move the file aside, and
+ *       the file is never overwritten.
+ *   <li>STATE-4: a write serialises the whole document as compact JSON into a temporary file in the
+ *       same directory, fsyncs it, atomically renames it over the target and fsyncs the directory;
+ *       missing parent directories are created.
+ *   <li>STATE-5: an exclusive OS lock on the sidecar {@code <path>.lock} (created with mode 0644).
+ *       In {@link LockMode#PROCESS} (coordinate.type=noop) it is taken without waiting on first
+ *       access and held until {@link #close()}; a lock held elsewhere is a {@link
+ *       StateLockException}. In {@link LockMode#TERM} (lease coordinators) the caller takes it at
+ *       term start with {@link #lockAwait} and releases it with {@link #unlock()}; commits without
+ *       it fail. {@link LockMode#NONE} never locks (read-only {@code state show}, CLI-9).
+ *   <li>STATE-6: before each write the on-disk file (size, modification time, SHA-256 content
+ *       digest) is compared with what this store last read or wrote; if it changed, the commit is
+ *       applied on top of the freshly read document, so external edits to other keys survive.
+ *   <li>STATE-7 (partial): without an epoch supplier an existing {@code __fence_epoch__} is
+ *       preserved untouched; STATE-12: it is hidden from {@link #load} and {@link #snapshot} and
+ *       callers may not set or remove it.
+ * </ul>
+ */
+public final class FileCheckpointStore implements CheckpointStore {
+  /** The reserved key of STATE-7 / STATE-12. */
+  public static final String FENCE_EPOCH_KEY = "__fence_epoch__";
+
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+  private static final Set<PosixFilePermission> MODE_0644 =
+      PosixFilePermissions.fromString("rw-r--r--");
+
+  private final Path path;
+  private final Path lockPath;
+  private final LockMode lockMode;
+  private final ReentrantLock mutex = new ReentrantLock();
+
+  // guarded by mutex
+  private Map<String, String> cache;
+  private Fingerprint fingerprint;
+  private FileChannel lockChannel;
+  private FileLock fileLock;
+  private boolean closed;
+
+  /** How the sidecar lock of STATE-5 is taken. */
+  public enum LockMode {
+    /** Taken on first access, held until {@link #close()} ({@code coordinate.type=noop}). */
+    PROCESS,
+    /**
+     * Taken per leadership term with {@link #lockAwait} and released with {@link #unlock()} (lease
+     * coordinators); reads work without it, writes require it.
+     */
+    TERM,
+    /** Never taken: read-only callers ({@code state show}); do not commit through such a store. */
+    NONE
+  }
+
+  /** Default pause between two lock attempts of {@link #lockAwait}. */
+  public static final Duration DEFAULT_LOCK_RETRY = Duration.ofMillis(100);
+
+  /**
+   * A store in {@link LockMode#PROCESS} (the daemon under {@code noop} and the writing {@code
+   * state} commands, STATE-5).
+   *
+   * @param path the checkpoint document, e.g. {@code /var/lib/sf2loki/state.json}
+   */
+  public FileCheckpointStore(Path path) {
+    this(path, LockMode.PROCESS);
+  }
+
+  /**
+   * @param path the checkpoint document
+   * @param lockMode how the sidecar lock is taken (STATE-5)
+   */
+  public FileCheckpointStore(Path path, LockMode lockMode) {
+    this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
+    this.lockPath = this.path.resolveSibling(this.path.getFileName() + ".lock");
+    this.lockMode = Objects.requireNonNull(lockMode, "lockMode");
+  }
+
+  /** The checkpoint document path (absolute). */
+  public Path path() {
+    return path;
+  }
+
+  /** The sidecar lock path {@code <path>.lock} (STATE-5). */
+  public Path lockPath() {
+    return lockPath;
+  }
+
+  /**
+   * Takes the sidecar lock now if it is not yet held (it is otherwise taken on first access).
+   *
+   * @throws StateLockException when another process (or another store in this JVM) holds it
+   * @throws StateException when the lock file cannot be created or opened
+   */
+  public void lock() {
+    mutex.lock();
+    try {
+      ensureOpen();
+      ensureLocked();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * STATE-5 under a lease coordinator: waits, stop-aware, for the sidecar lock, retrying every
+   * {@code retry} (the previous leader may still be letting go of it).
+   *
+   * @param maxWait how long to wait, SPEC: {@code shutdown_grace} + 5 s
+   * @param retry pause between attempts, e.g. {@link #DEFAULT_LOCK_RETRY}
+   * @param stop the term's stop signal
+   * @param ticker monotonic clock measuring {@code maxWait}
+   * @param sleeper stop-aware sleeper used between attempts
+   * @return true when the lock is held (also if it already was); false when {@code stop} fired
+   * @throws StateLockException when the lock is still held elsewhere after {@code maxWait}
+   * @throws InterruptedException when the thread is interrupted while waiting
+   */
+  public boolean lockAwait(
+      Duration maxWait, Duration retry, StopSignal stop, Ticker ticker, Sleeper sleeper)
+      throws InterruptedException {
+    long deadline = ticker.nanoTime() + maxWait.toNanos();
+    while (true) {
+      StateLockException last;
+      mutex.lock();
+      try {
+        ensureOpen();
+        ensureLocked();
+        return true;
+      } catch (StateLockException e) {
+        last = e;
+      } finally {
+        mutex.unlock();
+      }
+      long remaining = deadline - ticker.nanoTime();
+      if (remaining <= 0) {
+        throw last;
+      }
+      if (stop.isStopped()
+          || !sleeper.sleep(Duration.ofNanos(Math.min(remaining, retry.toNanos())), stop)) {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Releases the sidecar lock at the end of a term or on leadership loss (STATE-5, HA-4) and drops
+   * the cache; the store stays usable for a later term. No-op when the lock is not held.
+   */
+  public void unlock() {
+    mutex.lock();
+    try {
+      cache = null;
+      fingerprint = null;
+      releaseLock();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Whether this store currently holds the sidecar lock. */
+  public boolean isLocked() {
+    mutex.lock();
+    try {
+      return fileLock != null;
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public Optional<String> load(String key) {
+    Objects.requireNonNull(key, "key");
+    mutex.lock();
+    try {
+      ensureReady();
+      if (FENCE_EPOCH_KEY.equals(key)) {
+        return Optional.empty();
+      }
+      return Optional.ofNullable(cache.get(key));
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public void commitMany(Map<String, String> values, Set<String> keysToRemove) {
+    Objects.requireNonNull(values, "values");
+    Objects.requireNonNull(keysToRemove, "keysToRemove");
+    if (values.containsKey(FENCE_EPOCH_KEY) || keysToRemove.contains(FENCE_EPOCH_KEY)) {
+      throw new IllegalArgumentException(FENCE_EPOCH_KEY + " is reserved for the store (STATE-12)");
+    }
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      Objects.requireNonNull(e.getKey(), "key");
+      Objects.requireNonNull(e.getValue(), "value of " + e.getKey());
+    }
+    mutex.lock();
+    try {
+      ensureReady();
+      if (lockMode == LockMode.TERM && fileLock == null) {
+        throw new StateException(
+            "state file " + path + " is not locked for this term; refusing to write");
+      }
+      Map<String, String> base = refreshIfChangedOnDisk();
+      Map<String, String> next = new LinkedHashMap<>(base);
+      next.putAll(values);
+      keysToRemove.forEach(next::remove);
+      if (next.equals(base)) {
+        cache = next;
+        return; // nothing changes: no write (STATE-2 delete of a missing key)
+      }
+      write(next);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public void delete(String key) {
+    commitMany(Map.of(), Set.of(key));
+  }
+
+  @Override
+  public Map<String, String> snapshot() {
+    mutex.lock();
+    try {
+      ensureReady();
+      Map<String, String> out = new TreeMap<>(cache);
+      out.remove(FENCE_EPOCH_KEY);
+      return Collections.unmodifiableMap(out);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public void reset() {
+    mutex.lock();
+    try {
+      cache = null;
+      fingerprint = null;
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Releases the sidecar lock and drops the cache; idempotent. Later operations fail. */
+  @Override
+  public void close() {
+    mutex.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      cache = null;
+      fingerprint = null;
+      releaseLock();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  private void releaseLock() {
+    try {
+      if (fileLock != null) {
+        fileLock.release();
+      }
+      if (lockChannel != null) {
+        lockChannel.close();
+      }
+    } catch (IOException e) {
+      throw new StateException("cannot release state lock " + lockPath + ": " + e.getMessage(), e);
+    } finally {
+      fileLock = null;
+      lockChannel = null;
+    }
+  }
+
+  // ---- internals (all called with mutex held) ----
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new StateException("state store " + path + " is closed");
+    }
+  }
+
+  private void ensureReady() {
+    ensureOpen();
+    if (lockMode == LockMode.PROCESS) {
+      ensureLocked();
+    }
+    if (cache == null) {
+      Snapshot s = readDisk();
+      cache = s.document();
+      fingerprint = s.fingerprint();
+    }
+  }
+
+  private void ensureLocked() {
+    if (fileLock != null) {
+      return;
+    }
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(lockPath.getParent());
+      createLockFile();
+      channel = FileChannel.open(lockPath, StandardOpenOption.WRITE);
+      FileLock l;
+      try {
+        l = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        throw lockHeld(e);
+      }
+      if (l == null) {
+        throw lockHeld(null);
+      }
+      lockChannel = channel;
+      fileLock = l;
+      channel = null;
+    } catch (IOException e) {
+      throw new StateException("cannot open state lock " + lockPath + ": " + e.getMessage(), e);
+    } finally {
+      if (channel != null) {
+        try {
+          channel.close();
+        } catch (IOException ignored) {
+          // best effort: the lock was not taken
+        }
+      }
+    }
+  }
+
+  private StateLockException lockHeld(Throwable cause) {
+    return new StateLockException(
+        "state file "
+            + path
+            + " is locked by another process (another instance running?); lock file "
+            + lockPath,
+        cause);
+  }
+
+  private void createLockFile() throws IOException {
+    try {
+      Files.createFile(lockPath);
+    } catch (FileAlreadyExistsException e) {
+      return;
+    }
+    try {
+      Files.setPosixFilePermissions(lockPath, MODE_0644);
+    } catch (UnsupportedOperationException e) {
+      // non-POSIX file system: the default permissions apply
+    }
+  }
+
+  private Snapshot readDisk() {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (NoSuchFileException e) {
+      return new Snapshot(new LinkedHashMap<>(), Fingerprint.ABSENT);
+    } catch (IOException e) {
+      throw new StateException("cannot read state file " + path + ": " + e.getMessage(), e);
+    }
+    Map<String, String> doc = parse(bytes);
+    return new Snapshot(doc, fingerprintOf(bytes));
+  }
+
+  private Map<String, String> parse(byte[] bytes) {
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+    } catch (CharacterCodingException e) {
+      throw corrupt("is not valid UTF-8", e);
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw corrupt("is not valid JSON (" + e.getOriginalMessage() + ")", e);
+    }
+    if (root == null || !root.isObject()) {
+      throw corrupt("is not a JSON object", null);
+    }
+    Map<String, String> doc = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = root.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isTextual()) {
+        throw corrupt("holds a non-string value under key '" + e.getKey() + "'", null);
+      }
+      doc.put(e.getKey(), e.getValue().textValue());
+    }
+    return doc;
+  }
+
+  private StateCorruptException corrupt(String what, Throwable cause) {
+    return new StateCorruptException(
+        "state file "
+            + path
+            + " "
+            + what
+            + "; move it aside (e.g. rename it to "
+            + path.getFileName()
+            + ".corrupt) to reset all checkpoints",
+        cause);
+  }
+
+  /** STATE-6: returns the document a commit must apply on top of. */
+  private Map<String, String> refreshIfChangedOnDisk() {
+    Fingerprint current = statDisk();
+    if (current.sameFileAs(fingerprint)) {
+      return cache;
+    }
+    Snapshot s = readDisk();
+    if (s.fingerprint().equals(fingerprint)) {
+      return cache;
+    }
+    cache = s.document();
+    fingerprint = s.fingerprint();
+    return cache;
+  }
+
+  /** Size and modification time, plus the digest when those match the known fingerprint. */
+  private Fingerprint statDisk() {
+    try {
+      if (!Files.exists(path)) {
+        return Fingerprint.ABSENT;
+      }
+      long size = Files.size(path);
+      long mtime = Files.getLastModifiedTime(path).toMillis();
+      if (fingerprint == null
+          || !fingerprint.exists()
+          || size != fingerprint.size()
+          || mtime != fingerprint.mtimeMillis()) {
+        return new Fingerprint(true, size, mtime, null);
+      }
+      return fingerprintOf(Files.readAllBytes(path));
+    } catch (NoSuchFileException e) {
+      return Fingerprint.ABSENT;
+    } catch (IOException e) {
+      throw new StateException("cannot inspect state file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void write(Map<String, String> next) {
+    byte[] bytes;
+    try {
+      bytes = JSON.writeValueAsBytes(next);
+    } catch (JsonProcessingException e) {
+      throw new StateException("cannot serialise checkpoint document: " + e.getMessage(), e);
+    }
+    Path dir = path.getParent();
+    Path tmp = null;
+    try {
+      Files.createDirectories(dir);
+      tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
+      applyPermissions(tmp);
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      }
+      Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      tmp = null;
+      fsyncDirectory(dir);
+    } catch (IOException e) {
+      throw new StateException("cannot write state file " + path + ": " + e.getMessage(), e);
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // best effort cleanup after a failed write
+        }
+      }
+    }
+    cache = next;
+    fingerprint = fingerprintAfterWrite(bytes);
+  }
+
+  private void applyPermissions(Path tmp) throws IOException {
+    try {
+      Set<PosixFilePermission> perms =
+          Files.exists(path) ? Files.getPosixFilePermissions(path) : MODE_0644;
+      Files.setPosixFilePermissions(tmp, perms);
+    } catch (UnsupportedOperationException e) {
+      // non-POSIX file system
+    }
+  }
+
+  private static void fsyncDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // some platforms cannot open a directory; the rename itself is already atomic
+    }
+  }
+
+  private Fingerprint fingerprintAfterWrite(byte[] bytes) {
+    try {
+      long mtime = Files.getLastModifiedTime(path).toMillis();
+      return new Fingerprint(true, bytes.length, mtime, sha256(bytes));
+    } catch (IOException e) {
+      throw new StateException("cannot inspect state file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Fingerprint fingerprintOf(byte[] bytes) {
+    try {
+      long mtime = Files.getLastModifiedTime(path).toMillis();
+      return new Fingerprint(true, bytes.length, mtime, sha256(bytes));
+    } catch (NoSuchFileException e) {
+      return Fingerprint.ABSENT;
+    } catch (IOException e) {
+      throw new StateException("cannot inspect state file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 unavailable", e);
+    }
+  }
+
+  private record Snapshot(Map<String, String> document, Fingerprint fingerprint) {}
+
+  /** What this store last saw on disk (STATE-6). {@code digest} null = not computed. */
+  private record Fingerprint(boolean exists, long size, long mtimeMillis, String digest) {
+    static final Fingerprint ABSENT = new Fingerprint(false, 0, 0, null);
+
+    boolean sameFileAs(Fingerprint known) {
+      if (known == null) {
+        return false;
+      }
+      if (!exists) {
+        return !known.exists;
+      }
+      return known.exists
+          && size == known.size
+          && mtimeMillis == known.mtimeMillis
+          && digest != null
+          && digest.equals(known.digest);
+    }
+  }
+}
