@@ -1,0 +1,220 @@
+package io.sf2loki.core.pipeline;
+
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.Batch;
+import io.sf2loki.core.model.Lane;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.spi.PermanentSinkException;
+import io.sf2loki.core.spi.PushResult;
+import io.sf2loki.core.spi.RetryableSinkException;
+import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A lane's single consumer (SPEC PIPE-5…PIPE-8, PIPE-14…PIPE-17): batches entries by count, bytes
+ * and age, pushes real entries, and commits the batch's tokens only after the push succeeded or
+ * after a deliberate, counted drop. A retryable failure is retried with 1 s doubling to 30 s
+ * (stop-aware) while the term runs; after stop a failing push abandons its batch and fences its
+ * keys.
+ *
+ * <p>Thread ownership: {@link #run()} runs on one thread owned by {@link Pipeline}; {@link
+ * #failingSince()} and {@link #pendingRealEntries()} may be read from any thread.
+ */
+final class LaneConsumer {
+  private static final Logger log = LoggerFactory.getLogger(LaneConsumer.class);
+
+  private final Lane lane;
+  private final LaneQueue queue;
+  private final Sink sink;
+  private final Committer committer;
+  private final AbandonedKeys abandoned;
+  private final PipelineSettings settings;
+  private final UnaryOperator<LogEntry> limiter;
+  private final Sf2lokiMetrics metrics;
+  private final TimeSource time;
+  private final StopSignal stop;
+  private final Attributes successAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "success");
+  private final Attributes retriedAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "retried");
+
+  private volatile Instant failingSince;
+  private volatile int pendingReal;
+
+  LaneConsumer(
+      Lane lane,
+      LaneQueue queue,
+      Sink sink,
+      Committer committer,
+      AbandonedKeys abandoned,
+      PipelineSettings settings,
+      UnaryOperator<LogEntry> limiter,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      StopSignal stop) {
+    this.lane = lane;
+    this.queue = queue;
+    this.sink = sink;
+    this.committer = committer;
+    this.abandoned = abandoned;
+    this.settings = settings;
+    this.limiter = limiter;
+    this.metrics = metrics;
+    this.time = time;
+    this.stop = stop;
+  }
+
+  /** When this lane's pushes started failing (PIPE-11), or empty when healthy. */
+  Optional<Instant> failingSince() {
+    return Optional.ofNullable(failingSince);
+  }
+
+  /** Real entries batched but not yet committed or abandoned (for drain-timeout accounting). */
+  int pendingRealEntries() {
+    return pendingReal;
+  }
+
+  /**
+   * Consumes until every producer finished and the queue is drained.
+   *
+   * @throws InterruptedException when cancelled (grace expired)
+   */
+  void run() throws InterruptedException {
+    List<LogEntry> batch = new ArrayList<>();
+    long batchBytes = 0;
+    long firstAt = 0;
+    long intervalNanos = settings.flushInterval().toNanos();
+    while (true) {
+      long wait =
+          batch.isEmpty()
+              ? intervalNanos
+              : Math.max(0, firstAt + intervalNanos - time.ticker().nanoTime());
+      LogEntry e = queue.poll(wait);
+      if (e != null) {
+        if (batch.isEmpty()) {
+          firstAt = time.ticker().nanoTime();
+        }
+        LogEntry limited = e.checkpointOnly() ? e : limiter.apply(e);
+        batch.add(limited);
+        if (!limited.checkpointOnly()) {
+          batchBytes += limited.lineBytes() + EntryCost.OVERHEAD_BYTES;
+          pendingReal++;
+        }
+        if (batch.size() >= settings.maxEntries() || batchBytes >= settings.maxBytes()) {
+          flush(batch);
+          batch = new ArrayList<>();
+          batchBytes = 0;
+        }
+        continue;
+      }
+      if (queue.isClosedAndEmpty()) {
+        if (!batch.isEmpty()) {
+          flush(batch);
+        }
+        return;
+      }
+      if (!batch.isEmpty() && time.ticker().nanoTime() - firstAt >= intervalNanos) {
+        flush(batch);
+        batch = new ArrayList<>();
+        batchBytes = 0;
+      }
+    }
+  }
+
+  private void flush(List<LogEntry> entries) throws InterruptedException {
+    Batch batch = new Batch(entries);
+    try {
+      if (batch.isCheckpointOnly()) {
+        committer.commit(batch.entries()); // PIPE-6: not pushed, not governed
+        return;
+      }
+      pushUntilDone(batch);
+    } finally {
+      pendingReal = 0;
+    }
+  }
+
+  private void pushUntilDone(Batch batch) throws InterruptedException {
+    Duration backoff = settings.retryInitial();
+    while (true) {
+      boolean singleAttempt = stop.isStopped();
+      long started = time.ticker().nanoTime();
+      try {
+        PushResult result = sink.push(batch, singleAttempt);
+        failingSince = null;
+        metrics.lokiPush.add(1, successAttrs);
+        metrics.lastPushSuccessTimestampSeconds.set(time.now().toEpochMilli() / 1000.0);
+        metrics.lokiPushDurationSeconds.record((time.ticker().nanoTime() - started) / 1e9);
+        for (Map.Entry<String, Integer> d : result.droppedByReason().entrySet()) {
+          metrics.lokiEntriesDropped.add(
+              d.getValue(), Attributes.of(Sf2lokiMetrics.REASON, d.getKey()));
+        }
+        committer.commit(batch.entries());
+        return;
+      } catch (PermanentSinkException ex) {
+        failingSince = null;
+        int real = batch.realCount();
+        metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, ex.reason()));
+        log.atError()
+            .addKeyValue("lane", lane.label())
+            .addKeyValue("entries", real)
+            .addKeyValue("reason", ex.reason())
+            .addKeyValue("status", ex.status())
+            .addKeyValue("error", ex.getMessage())
+            .log("loki rejected batch permanently; entries dropped");
+        committer.commit(batch.entries());
+        return;
+      } catch (RetryableSinkException ex) {
+        metrics.lokiPush.add(1, retriedAttrs);
+        if (failingSince == null) {
+          failingSince = time.now();
+        }
+        if (stop.isStopped()) {
+          abandon(batch);
+          return;
+        }
+        log.atWarn()
+            .addKeyValue("lane", lane.label())
+            .addKeyValue("status", ex.status())
+            .addKeyValue("error", ex.getMessage())
+            .addKeyValue("retry_in", backoff.toString())
+            .log("loki push failed; retrying batch");
+        if (!time.sleeper().sleep(backoff, stop)) {
+          abandon(batch);
+          return;
+        }
+        backoff = backoff.multipliedBy(2);
+        if (backoff.compareTo(settings.retryMax()) > 0) {
+          backoff = settings.retryMax();
+        }
+      }
+    }
+  }
+
+  private void abandon(Batch batch) {
+    TreeSet<String> keys = new TreeSet<>();
+    for (LogEntry e : batch.entries()) {
+      keys.add(e.checkpoint().key());
+    }
+    abandoned.addAll(keys);
+    int real = batch.realCount();
+    metrics.pipelineEntriesAbandoned.add(
+        real, Attributes.of(Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "shutdown"));
+    log.atWarn()
+        .addKeyValue("lane", lane.label())
+        .addKeyValue("keys", List.copyOf(keys))
+        .addKeyValue("entries", real)
+        .addKeyValue("checkpoint_only", batch.entries().size() - real)
+        .log("batch abandoned at shutdown");
+  }
+}

@@ -1,0 +1,82 @@
+package io.sf2loki.core.pipeline;
+
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.spi.EntryEmitter;
+import io.sf2loki.core.time.TimeSource;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The producer side of a lane (SPEC PIPE-4): merges the static labels over each real entry's
+ * labels, records {@code sf2loki_events_ingested} and {@code sf2loki_ingest_lag_seconds}, and
+ * enqueues (blocking). One instance per source; not shared between threads.
+ */
+final class LaneEmitter implements EntryEmitter {
+  private static final int LABEL_CACHE_MAX = 1024;
+  private final LaneQueue queue;
+  private final Map<String, String> staticLabels;
+  private final Sf2lokiMetrics metrics;
+  private final TimeSource time;
+  private final Map<String, Attributes> attrCache;
+  // entries of one stream usually share one label map instance: merge once per instance
+  private final Map<Map<String, String>, Map<String, String>> merged = new IdentityHashMap<>();
+
+  LaneEmitter(
+      LaneQueue queue,
+      Map<String, String> staticLabels,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      Map<String, Attributes> sharedAttrCache) {
+    this.queue = queue;
+    this.staticLabels = staticLabels;
+    this.metrics = metrics;
+    this.time = time;
+    this.attrCache = sharedAttrCache;
+  }
+
+  static Map<String, Attributes> newAttrCache() {
+    return new ConcurrentHashMap<>();
+  }
+
+  @Override
+  public boolean emit(LogEntry entry) throws InterruptedException {
+    if (entry.checkpointOnly()) {
+      return queue.put(entry);
+    }
+    LogEntry labelled = entry.withLabels(mergeLabels(entry.labels()));
+    String source = labelled.labels().getOrDefault("source", "unknown");
+    String eventType = labelled.labels().getOrDefault("event_type", "unknown");
+    Attributes attrs =
+        attrCache.computeIfAbsent(
+            source + '\u0000' + eventType,
+            k ->
+                Attributes.of(Sf2lokiMetrics.SOURCE, source, Sf2lokiMetrics.EVENT_TYPE, eventType));
+    boolean enqueued = queue.put(labelled);
+    if (enqueued) {
+      metrics.eventsIngested.add(1, attrs);
+      Duration lag = Duration.between(labelled.timestamp(), time.now());
+      metrics.ingestLagSeconds.record(Math.max(0, lag.toNanos() / 1e9), attrs);
+    }
+    return enqueued;
+  }
+
+  private Map<String, String> mergeLabels(Map<String, String> own) {
+    Map<String, String> m = merged.get(own);
+    if (m != null) {
+      return m;
+    }
+    Map<String, String> out = new HashMap<>(own);
+    out.putAll(staticLabels); // static labels win (PIPE-4)
+    m = Map.copyOf(out);
+    if (merged.size() >= LABEL_CACHE_MAX) {
+      merged.clear();
+    }
+    merged.put(own, m);
+    return m;
+  }
+}

@@ -1,0 +1,201 @@
+package io.sf2loki.core.pipeline;
+
+import io.sf2loki.core.model.CheckpointToken;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.time.StopSignal;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One lane's bounded queue (SPEC PIPE-3): at most {@code maxEntries} entries and, when {@code
+ * maxBytes > 0}, a byte budget. Producers block while full (structural backpressure; nothing is
+ * ever dropped) and give up only when the term's stop signal fires. A checkpoint value is charged
+ * once per distinct token instance while any queued entry holds it. One oversized entry is admitted
+ * once the lane's charged bytes are below the budget.
+ *
+ * <p>Thread-safety: all state is guarded by {@link #lock}. Charging and enqueuing happen in one
+ * critical section, so an interrupted producer never leaves a charge behind (PIPE-21).
+ */
+public final class LaneQueue {
+  private final int maxEntries;
+  private final long maxBytes;
+  private final StopSignal stop;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition notFull = lock.newCondition();
+  private final Condition notEmpty = lock.newCondition();
+  private final ArrayDeque<LogEntry> items = new ArrayDeque<>();
+  private final Map<CheckpointToken, Integer> tokenRefs = new IdentityHashMap<>();
+  private long chargedBytes;
+  private int activeProducers;
+
+  /**
+   * @param maxEntries entry bound, ≥ 1
+   * @param maxBytes byte budget; 0 disables the byte bound
+   * @param producers number of producers that will call {@link #producerFinished()}
+   * @param stop the term's stop signal; waiting producers return when it fires
+   */
+  public LaneQueue(int maxEntries, long maxBytes, int producers, StopSignal stop) {
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
+    this.activeProducers = producers;
+    this.stop = stop;
+    stop.onStop(this::wakeAll);
+  }
+
+  private void wakeAll() {
+    lock.lock();
+    try {
+      notFull.signalAll();
+      notEmpty.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Enqueues one entry, waiting while the lane is full.
+   *
+   * @return true when enqueued; false when the stop signal fired first (nothing charged)
+   * @throws InterruptedException if interrupted while waiting (nothing charged)
+   */
+  public boolean put(LogEntry entry) throws InterruptedException {
+    long cost = EntryCost.withoutToken(entry);
+    lock.lockInterruptibly();
+    try {
+      while (!stop.isStopped() && isFull(entry)) {
+        notFull.await();
+      }
+      if (stop.isStopped()) {
+        return false;
+      }
+      if (!entry.checkpointOnly()) {
+        Integer refs = tokenRefs.get(entry.checkpoint());
+        if (refs == null) {
+          cost += EntryCost.tokenBytes(entry);
+          tokenRefs.put(entry.checkpoint(), 1);
+        } else {
+          tokenRefs.put(entry.checkpoint(), refs + 1);
+        }
+      }
+      chargedBytes += cost;
+      items.addLast(entry);
+      notEmpty.signal();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean isFull(LogEntry entry) {
+    if (items.size() >= maxEntries) {
+      return true;
+    }
+    return maxBytes > 0 && !entry.checkpointOnly() && chargedBytes >= maxBytes;
+  }
+
+  /**
+   * Takes the oldest entry, waiting up to {@code timeoutNanos}.
+   *
+   * @return the entry, or null on timeout or when the queue is empty and every producer finished
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public LogEntry poll(long timeoutNanos) throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      long nanos = timeoutNanos;
+      while (items.isEmpty()) {
+        if (activeProducers <= 0 || nanos <= 0) {
+          return null;
+        }
+        nanos = notEmpty.awaitNanos(nanos);
+      }
+      LogEntry e = items.pollFirst();
+      release(e);
+      notFull.signalAll();
+      return e;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void release(LogEntry e) {
+    long cost = EntryCost.withoutToken(e);
+    if (!e.checkpointOnly()) {
+      Integer refs = tokenRefs.get(e.checkpoint());
+      if (refs != null && refs <= 1) {
+        tokenRefs.remove(e.checkpoint());
+        cost += EntryCost.tokenBytes(e);
+      } else if (refs != null) {
+        tokenRefs.put(e.checkpoint(), refs - 1);
+      }
+    }
+    chargedBytes -= cost;
+  }
+
+  /** Called once by each producer when it returns; wakes the consumer. */
+  public void producerFinished() {
+    lock.lock();
+    try {
+      activeProducers--;
+      notEmpty.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether every producer finished and nothing is queued. */
+  public boolean isClosedAndEmpty() {
+    lock.lock();
+    try {
+      return activeProducers <= 0 && items.isEmpty();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Entries queued now. */
+  public int size() {
+    lock.lock();
+    try {
+      return items.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes charged now (PIPE-3 cost); 0 after a full drain. */
+  public long chargedBytes() {
+    lock.lock();
+    try {
+      return chargedBytes;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Removes and returns everything still queued, releasing its charges (teardown, PIPE-21). */
+  public List<LogEntry> drainAll() {
+    lock.lock();
+    try {
+      List<LogEntry> out = new ArrayList<>(items);
+      items.clear();
+      tokenRefs.clear();
+      chargedBytes = 0;
+      notFull.signalAll();
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Convenience for tests: waits up to {@code timeout} for an entry. */
+  LogEntry poll(long timeout, TimeUnit unit) throws InterruptedException {
+    return poll(unit.toNanos(timeout));
+  }
+}

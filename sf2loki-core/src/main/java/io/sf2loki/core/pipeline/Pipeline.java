@@ -1,0 +1,247 @@
+package io.sf2loki.core.pipeline;
+
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.Lane;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One term's pipeline (SPEC §9): sources grouped into lanes (PIPE-2), one bounded {@link LaneQueue}
+ * and one {@link LaneConsumer} per lane, one {@link Committer}. Built fresh for every term
+ * (PIPE-20) and run once.
+ *
+ * <p>Threads: one virtual thread per source (producer) and one per lane consumer, all started,
+ * stopped and joined by {@link #run(StopSignal)} (PIPE-23).
+ */
+public final class Pipeline {
+  private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
+
+  /** Budget for joining threads after a grace cancellation (PIPE-13). */
+  static final Duration CLOSER_BUDGET = Duration.ofSeconds(5);
+
+  private final PipelineSettings settings;
+  private final List<Source> sources;
+  private final Sink sink;
+  private final Sf2lokiMetrics metrics;
+  private final TimeSource time;
+  private final UnaryOperator<LogEntry> limiter;
+  private final StopSignal pipelineStop = new StopSignal();
+  private final AbandonedKeys abandoned = new AbandonedKeys();
+  private final Committer committer;
+  private final Map<Lane, LaneQueue> queues = new EnumMap<>(Lane.class);
+  private final Map<Lane, LaneConsumer> consumers = new EnumMap<>(Lane.class);
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private boolean ran;
+
+  /**
+   * @param settings batching, queue and grace bounds
+   * @param sources this term's fresh source instances
+   * @param sink the process-lifetime sink
+   * @param store the checkpoint store
+   * @param metrics instruments
+   * @param time clocks and sleeper
+   * @param limiter applied to each real entry when it joins a batch (SINK-7, SINK-14)
+   * @param commitListener notified after each successful checkpoint write
+   */
+  public Pipeline(
+      PipelineSettings settings,
+      List<Source> sources,
+      Sink sink,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      UnaryOperator<LogEntry> limiter,
+      CommitListener commitListener) {
+    this.settings = settings;
+    this.sources = List.copyOf(sources);
+    this.sink = sink;
+    this.metrics = metrics;
+    this.time = time;
+    this.limiter = limiter;
+    this.committer = new Committer(store, abandoned, commitListener);
+    Map<Lane, Integer> producers = new EnumMap<>(Lane.class);
+    for (Source s : this.sources) {
+      producers.merge(s.lane(), 1, Integer::sum);
+    }
+    producers.forEach(
+        (lane, n) -> {
+          LaneQueue q =
+              new LaneQueue(settings.queueMaxSize(), settings.queueMaxBytes(), n, pipelineStop);
+          queues.put(lane, q);
+          consumers.put(
+              lane,
+              new LaneConsumer(
+                  lane,
+                  q,
+                  sink,
+                  committer,
+                  abandoned,
+                  settings,
+                  limiter,
+                  metrics,
+                  time,
+                  pipelineStop));
+        });
+  }
+
+  /** Entries queued over all lanes (PIPE-3 {@code sf2loki_queue_depth}). */
+  public long queueDepth() {
+    long n = 0;
+    for (LaneQueue q : queues.values()) {
+      n += q.size();
+    }
+    return n;
+  }
+
+  /** Bytes charged over all lanes; 0 after a drained term (PIPE-21). */
+  public long chargedBytes() {
+    long n = 0;
+    for (LaneQueue q : queues.values()) {
+      n += q.chargedBytes();
+    }
+    return n;
+  }
+
+  /** The earliest failing mark over the lanes (PIPE-11), or empty when all are healthy. */
+  public Optional<Instant> failingSince() {
+    return consumers.values().stream()
+        .map(LaneConsumer::failingSince)
+        .flatMap(Optional::stream)
+        .min(Instant::compareTo);
+  }
+
+  /** The keys fenced by abandoned batches in this term (PIPE-15). */
+  public AbandonedKeys abandonedKeys() {
+    return abandoned;
+  }
+
+  /**
+   * Runs the term's pipeline.
+   *
+   * <p>Returns when every source finished on its own and everything was delivered (finite run), or
+   * when {@code stop} fired and the lanes drained (PIPE-13): producers stop, consumers flush what
+   * is queued with single push attempts, and batches that fail are abandoned (PIPE-14). If the
+   * lanes have not drained {@code shutdown_grace} after stop, threads are cancelled and the
+   * remaining entries are counted as {@code drain_timeout}.
+   *
+   * @param stop the term's stop signal
+   * @return true if the sources finished on their own (no stop)
+   * @throws Exception the first failure of a producer, consumer or commit (PIPE-12)
+   */
+  public boolean run(StopSignal stop) throws Exception {
+    synchronized (this) {
+      if (ran) {
+        throw new IllegalStateException("a pipeline runs once; build a fresh one per term");
+      }
+      ran = true;
+    }
+    stop.onStop(pipelineStop::stop);
+    List<Thread> threads = new ArrayList<>();
+    CountDownLatch done = new CountDownLatch(sources.size() + consumers.size());
+    Map<String, Attributes> attrCache = LaneEmitter.newAttrCache();
+    for (Source source : sources) {
+      LaneQueue q = queues.get(source.lane());
+      LaneEmitter emitter = new LaneEmitter(q, settings.staticLabels(), metrics, time, attrCache);
+      threads.add(
+          Thread.ofVirtual()
+              .name("producer-" + source.name())
+              .start(
+                  () -> {
+                    try {
+                      source.run(emitter, pipelineStop);
+                    } catch (InterruptedException ex) {
+                      Thread.currentThread().interrupt();
+                    } catch (Throwable t) {
+                      fail(t, "source " + source.name());
+                    } finally {
+                      q.producerFinished();
+                      done.countDown();
+                    }
+                  }));
+    }
+    for (Map.Entry<Lane, LaneConsumer> c : consumers.entrySet()) {
+      threads.add(
+          Thread.ofVirtual()
+              .name("consumer-" + c.getKey().label())
+              .start(
+                  () -> {
+                    try {
+                      c.getValue().run();
+                    } catch (InterruptedException ex) {
+                      Thread.currentThread().interrupt();
+                    } catch (Throwable t) {
+                      fail(t, "lane " + c.getKey().label());
+                    } finally {
+                      done.countDown();
+                    }
+                  }));
+    }
+    awaitDrain(done, threads);
+    Throwable t = failure.get();
+    if (t instanceof Exception ex) {
+      throw ex;
+    } else if (t instanceof Error err) {
+      throw err;
+    }
+    return !stop.isStopped();
+  }
+
+  private void fail(Throwable t, String where) {
+    if (failure.compareAndSet(null, t)) {
+      log.atError().setCause(t).addKeyValue("component", where).log("pipeline component failed");
+    }
+    pipelineStop.stop();
+  }
+
+  private void awaitDrain(CountDownLatch done, List<Thread> threads) throws InterruptedException {
+    // wait without a deadline until stop fires (or everything finished)
+    while (!done.await(100, TimeUnit.MILLISECONDS)) {
+      if (pipelineStop.isStopped()) {
+        break;
+      }
+    }
+    if (done.getCount() > 0
+        && !done.await(settings.shutdownGrace().toNanos(), TimeUnit.NANOSECONDS)) {
+      long remaining = 0;
+      for (Map.Entry<Lane, LaneQueue> q : queues.entrySet()) {
+        long n = q.getValue().drainAll().stream().filter(e -> !e.checkpointOnly()).count();
+        n += consumers.get(q.getKey()).pendingRealEntries();
+        remaining += n;
+        metrics.pipelineEntriesAbandoned.add(
+            n,
+            Attributes.of(
+                Sf2lokiMetrics.LANE, q.getKey().label(), Sf2lokiMetrics.REASON, "drain_timeout"));
+      }
+      log.atWarn()
+          .addKeyValue("entries", remaining)
+          .log("pipeline did not drain within shutdown_grace");
+      threads.forEach(Thread::interrupt);
+      if (!done.await(CLOSER_BUDGET.toNanos(), TimeUnit.NANOSECONDS)) {
+        log.atError().log("pipeline threads did not stop after cancellation");
+      }
+    }
+    for (Thread th : threads) {
+      th.join(CLOSER_BUDGET.toMillis());
+    }
+    // release any charges left by cancelled producers (PIPE-21)
+    queues.values().forEach(LaneQueue::drainAll);
+  }
+}
