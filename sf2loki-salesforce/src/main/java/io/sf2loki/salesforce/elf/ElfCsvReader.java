@@ -25,8 +25,8 @@ import java.util.Map;
  * U+FFFD, a leading BOM removed, the header row naming the columns. Extra cells are joined with
  * {@code ,} under {@code _extra}, missing cells are {@code ""}, empty physical lines outside quotes
  * are no record, and fields up to {@value #MAX_FIELD_CHARS} characters are accepted (longer ones
- * are a parse error). Not thread-safe; one reader may be driven from different threads one call at
- * a time.
+ * are a parse error, as are an unclosed quote at the end of the body and characters after a closing
+ * quote). Not thread-safe; one reader may be driven from different threads one call at a time.
  */
 final class ElfCsvReader implements AutoCloseable {
   /** Largest accepted field, in characters (1 MiB, ELF-9). */
@@ -59,6 +59,8 @@ final class ElfCsvReader implements AutoCloseable {
         CsvReader.builder()
             .skipEmptyLines(true)
             .detectBomHeader(false)
+            .allowUnclosedQuote(false)
+            .allowExtraCharsAfterClosingQuote(false)
             .extraFieldStrategy(FieldMismatchStrategy.IGNORE)
             .missingFieldStrategy(FieldMismatchStrategy.IGNORE)
             .build(
