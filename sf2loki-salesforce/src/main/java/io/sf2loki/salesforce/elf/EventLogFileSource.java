@@ -27,10 +27,13 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -41,7 +44,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +74,7 @@ public final class EventLogFileSource implements Source {
 
   private static final String SOURCE = RowShaper.SOURCE;
   private static final String KEY_PREFIX = "eventlogfile:";
+  private static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
 
   private final EventLogFileSettings settings;
   private final SalesforceRest rest;
@@ -76,7 +82,18 @@ public final class EventLogFileSource implements Source {
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final Executor cpu;
-  private final List<TypeState> types;
+  private final List<TypeState> explicitTypes;
+  private final EventTypeSettings wildcard;
+  private final Predicate<String> ownedElsewhere;
+  private final RowTransform transform;
+  private final Set<String> excluded;
+
+  /** Discovered types by name; state kept for the term. Touched only by the run thread. */
+  private final Map<String, TypeState> discovered = new HashMap<>();
+
+  /** Discovered names already reported as owned elsewhere (INFO once per term). */
+  private final Set<String> loggedOwned = new HashSet<>();
+
   private final ElfCursorCodec codec = new ElfCursorCodec();
   private final AtomicBoolean omitInterval = new AtomicBoolean();
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
@@ -99,7 +116,7 @@ public final class EventLogFileSource implements Source {
       Sf2lokiMetrics metrics,
       TimeSource time,
       Executor cpuExecutor) {
-    this(settings, rest, store, metrics, time, cpuExecutor, RowTransform.NONE);
+    this(settings, rest, store, metrics, time, cpuExecutor, RowTransform.NONE, name -> false);
   }
 
   /**
@@ -115,6 +132,9 @@ public final class EventLogFileSource implements Source {
    * @param cpuExecutor the bounded platform-thread pool for CPU-bound work (PIPE-26)
    * @param transform compiled {@code sources.eventlogfile.transforms} (XF), or {@link
    *     RowTransform#NONE}
+   * @param ownedElsewhere SRC-24 ownership check for discovered types: true when the EventType's
+   *     category is owned by a Pub/Sub topic or an object of the same org (the type is then skipped
+   *     with INFO); {@code name -> false} when {@code allow_overlap} or there is no registry
    */
   public EventLogFileSource(
       EventLogFileSettings settings,
@@ -123,42 +143,42 @@ public final class EventLogFileSource implements Source {
       Sf2lokiMetrics metrics,
       TimeSource time,
       Executor cpuExecutor,
-      RowTransform transform) {
+      RowTransform transform,
+      Predicate<String> ownedElsewhere) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
     this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
     this.cpu = Objects.requireNonNull(cpuExecutor, "cpuExecutor");
-    Objects.requireNonNull(transform, "transform");
+    this.transform = Objects.requireNonNull(transform, "transform");
+    this.ownedElsewhere = Objects.requireNonNull(ownedElsewhere, "ownedElsewhere");
+    this.excluded = Set.copyOf(settings.exclude());
     List<TypeState> list = new ArrayList<>();
+    EventTypeSettings star = null;
     for (EventTypeSettings t : settings.eventTypes()) {
       if (t.isWildcard()) {
-        log.atWarn()
-            .addKeyValue("source", SOURCE)
-            .log("eventlogfile type discovery ('*') is not implemented yet; using explicit types");
+        star = star == null ? t : star;
         continue;
       }
       if (list.stream().anyMatch(s -> s.name.equals(t.name()))) {
         continue;
       }
-      List<String> md =
-          t.structuredMetadataFields() != null
-              ? t.structuredMetadataFields()
-              : settings.structuredMetadataFields();
-      list.add(
-          new TypeState(
-              t.name(),
-              new RowShaper(
-                  t.name(),
-                  settings.timestampColumn(),
-                  t.labels(),
-                  t.sample(),
-                  md,
-                  transform,
-                  metrics)));
+      list.add(typeState(t));
     }
-    this.types = List.copyOf(list);
+    this.explicitTypes = List.copyOf(list);
+    this.wildcard = star;
+  }
+
+  private TypeState typeState(EventTypeSettings t) {
+    List<String> md =
+        t.structuredMetadataFields() != null
+            ? t.structuredMetadataFields()
+            : settings.structuredMetadataFields();
+    return new TypeState(
+        t.name(),
+        new RowShaper(
+            t.name(), settings.timestampColumn(), t.labels(), t.sample(), md, transform, metrics));
   }
 
   @Override
@@ -220,7 +240,12 @@ public final class EventLogFileSource implements Source {
   public CycleReport runOnce(EntryEmitter emitter, StopSignal stop) throws Exception {
     long t0 = time.ticker().nanoTime();
     Instant serverNow = rest.serverNow();
-    Deque<TypeState> waiting = new ArrayDeque<>(rotated());
+    Optional<List<TypeState>> resolved = resolveTypes();
+    if (resolved.isEmpty()) {
+      metrics.eventlogfileCycleSeconds.set((time.ticker().nanoTime() - t0) / 1e9);
+      return new CycleReport(0, true, stop.isStopped());
+    }
+    Deque<TypeState> waiting = new ArrayDeque<>(rotated(resolved.get()));
     CycleHandoff h = new CycleHandoff();
     currentCycle.set(h);
     if (stop.isStopped()) {
@@ -298,7 +323,89 @@ public final class EventLogFileSource implements Source {
     return new CycleReport(filesDone.get(), throttled, stopped || stop.isStopped());
   }
 
-  private List<TypeState> rotated() {
+  /**
+   * ELF-2: explicit types, plus with {@code *} the discovered ones.
+   *
+   * @return the cycle's types, or empty when discovery was throttled (ELF-3: no type this cycle)
+   */
+  private Optional<List<TypeState>> resolveTypes() throws InterruptedException {
+    if (wildcard == null) {
+      return Optional.of(explicitTypes);
+    }
+    List<Map<String, Object>> rows;
+    try {
+      rows = discover();
+    } catch (SoqlThrottledException e) {
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("error", e.getMessage())
+          .log(
+              "eventlogfile type discovery throttled (REQUEST_LIMIT_EXCEEDED); no type this cycle");
+      return Optional.empty();
+    } catch (SoqlException e) {
+      metrics.soqlPollErrors.add(
+          1, Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, "discovery"));
+      log.atWarn()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("object", "discovery")
+          .addKeyValue("status", e.status())
+          .addKeyValue("error", e.getMessage())
+          .log("eventlogfile type discovery failed; using explicit types this cycle");
+      return Optional.of(explicitTypes);
+    }
+    Set<String> explicitNames = new HashSet<>();
+    explicitTypes.forEach(t -> explicitNames.add(t.name));
+    List<TypeState> out = new ArrayList<>(explicitTypes);
+    Set<String> seen = new HashSet<>();
+    for (Map<String, Object> row : rows) {
+      String name = str(row.get("EventType"));
+      if (name == null
+          || !seen.add(name)
+          || explicitNames.contains(name)
+          || excluded.contains(name)
+          || !SOQL_IDENTIFIER.matcher(name).matches()) {
+        continue;
+      }
+      if (ownedElsewhere.test(name)) {
+        if (!discovered.containsKey(name) && loggedOwned.add(name)) {
+          log.atInfo()
+              .addKeyValue("source", SOURCE)
+              .addKeyValue("event_type", name)
+              .log("discovered eventlogfile type skipped: its category is owned by another source");
+        }
+        continue;
+      }
+      TypeState t =
+          discovered.computeIfAbsent(
+              name, n -> typeState(new EventTypeSettings(n, null, List.of(), wildcard.sample())));
+      out.add(t);
+    }
+    return Optional.of(out);
+  }
+
+  private List<Map<String, Object>> discover() throws SoqlException, InterruptedException {
+    String interval = settings.interval().name();
+    while (true) {
+      boolean omit = omitInterval.get();
+      try {
+        return rest.query(ElfSoql.discovery(interval, omit));
+      } catch (InvalidFieldException e) {
+        if (omit
+            || settings.interval() != EventLogFileSettings.Interval.Daily
+            || !namesIntervalFields(e)) {
+          throw e;
+        }
+        omitInterval.set(true);
+      }
+    }
+  }
+
+  private static boolean namesIntervalFields(InvalidFieldException e) {
+    String msg = String.valueOf(e.getMessage());
+    return msg.contains("Interval") || msg.contains("Sequence");
+  }
+
+  private List<TypeState> rotated(List<TypeState> types) {
     int start = 0;
     if (lastStarted != null) {
       for (int i = 0; i < types.size(); i++) {
@@ -477,9 +584,7 @@ public final class EventLogFileSource implements Source {
       try {
         return rest.query(soql);
       } catch (InvalidFieldException e) {
-        String msg = String.valueOf(e.getMessage());
-        boolean namesIntervalFields = msg.contains("Interval") || msg.contains("Sequence");
-        if (omit || !namesIntervalFields) {
+        if (omit || !namesIntervalFields(e)) {
           throw e;
         }
         if (settings.interval() == EventLogFileSettings.Interval.Hourly) {

@@ -66,7 +66,10 @@ final class FakeSalesforceRest implements SalesforceRest {
     return this;
   }
 
-  /** The next listing of {@code type} fails with {@code e} (queued, one per call). */
+  /**
+   * The next listing of {@code type} fails with {@code e} (queued, one per call); type {@code *}
+   * targets the discovery query.
+   */
   synchronized void failQuery(String type, Exception e) {
     queryFailures.computeIfAbsent(type, k -> new ArrayDeque<>()).add(e);
   }
@@ -89,6 +92,18 @@ final class FakeSalesforceRest implements SalesforceRest {
     queries.add(soql);
     Matcher tm = TYPE.matcher(soql);
     String type = tm.find() ? tm.group(1) : "";
+    if (soql.contains("GROUP BY EventType")) {
+      Deque<Exception> fail = queryFailures.get("*");
+      if (fail != null && !fail.isEmpty()) {
+        throw (SoqlException) fail.poll();
+      }
+      return files.stream()
+          .map(f -> (String) f.get("EventType"))
+          .distinct()
+          .sorted()
+          .map(t -> (Map<String, Object>) new LinkedHashMap<String, Object>(Map.of("EventType", t)))
+          .toList();
+    }
     Deque<Exception> fail = queryFailures.get(type);
     if (fail != null && !fail.isEmpty()) {
       Exception e = fail.poll();
