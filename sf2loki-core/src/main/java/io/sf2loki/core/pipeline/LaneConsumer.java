@@ -150,7 +150,7 @@ final class LaneConsumer {
       boolean singleAttempt = stop.isStopped();
       long started = time.ticker().nanoTime();
       try {
-        PushResult result = sink.push(batch, singleAttempt);
+        PushResult result = sink.push(batch, singleAttempt, stop);
         failingSince = null;
         metrics.lokiPush.add(1, successAttrs);
         metrics.lastPushSuccessTimestampSeconds.set(time.now().toEpochMilli() / 1000.0);

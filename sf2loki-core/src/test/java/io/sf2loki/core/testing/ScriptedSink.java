@@ -6,6 +6,7 @@ import io.sf2loki.core.spi.PermanentSinkException;
 import io.sf2loki.core.spi.PushResult;
 import io.sf2loki.core.spi.RetryableSinkException;
 import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.time.StopSignal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -55,7 +56,7 @@ public final class ScriptedSink implements Sink {
   }
 
   @Override
-  public PushResult push(Batch batch, boolean singleAttempt)
+  public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException {
     onPush.accept(batch);
     Outcome o;

@@ -1,0 +1,43 @@
+package io.sf2loki.loki.encode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Snappy <em>block</em> (raw, unframed) compression, the only snappy format Loki's protobuf push
+ * path accepts (SPEC SINK-4). The one place that names the codec library (snappy-java), so a
+ * benchmark can swap in another implementation. Stateless and thread-safe.
+ */
+public final class SnappyCodec {
+
+  /**
+   * Compresses {@code len} bytes of {@code in} starting at {@code off}.
+   *
+   * @return a new array holding exactly the raw snappy block
+   * @throws UncheckedIOException if the native codec fails
+   */
+  public byte[] compress(byte[] in, int off, int len) {
+    try {
+      byte[] out = new byte[Snappy.maxCompressedLength(len)];
+      int n = Snappy.compress(in, off, len, out, 0);
+      return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException("snappy compression failed", e);
+    }
+  }
+
+  /** Compresses a whole array; see {@link #compress(byte[], int, int)}. */
+  public byte[] compress(byte[] in) {
+    return compress(in, 0, in.length);
+  }
+
+  /**
+   * Decompresses a raw snappy block.
+   *
+   * @throws IOException if {@code block} is not a valid snappy block
+   */
+  public byte[] uncompress(byte[] block) throws IOException {
+    return Snappy.uncompress(block);
+  }
+}

@@ -1,0 +1,133 @@
+package io.sf2loki.salesforce.auth;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * The AUTH-5 call policy shared by token and userinfo calls: up to {@link #MAX_ATTEMPTS} attempts,
+ * jittered exponential backoff (0.5 s initial, doubling, 10 s max, factor in [0.9, 1.1]) only after
+ * transport failures and statuses ≥ 500; a 4xx fails at once. Thread-safe.
+ */
+final class AuthCalls {
+  static final int MAX_ATTEMPTS = 4;
+  static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+  private static final int EXCERPT_CHARS = 300;
+
+  private final HttpClient http;
+  private final TimeSource time;
+  private final RandomGenerator random;
+  private final StopSignal stop;
+  private final ObjectMapper json = new ObjectMapper();
+
+  AuthCalls(HttpClient http, TimeSource time, RandomGenerator random, StopSignal stop) {
+    this.http = http;
+    this.time = time;
+    this.random = random;
+    this.stop = stop;
+  }
+
+  /**
+   * Sends the request built by {@code request} under the AUTH-5 policy.
+   *
+   * @param what the endpoint name for messages, e.g. {@code token endpoint}
+   * @param secrets strings removed from any body excerpt before it enters a message (AUTH-10)
+   * @param passUnauthorized when true a 401 is returned to the caller instead of failing
+   * @return a 2xx response (or a 401 when {@code passUnauthorized})
+   */
+  HttpResponse<String> send(
+      String what, Supplier<HttpRequest> request, List<String> secrets, boolean passUnauthorized)
+      throws AuthException, InterruptedException {
+    AuthException last = null;
+    for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      if (attempt > 1) {
+        time.sleeper().sleep(backoff(attempt - 1), stop);
+        if (stop.isStopped()) {
+          break;
+        }
+      }
+      HttpResponse<String> resp;
+      try {
+        resp = http.send(request.get(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        last =
+            new AuthException(
+                what + " transport failure: " + e.getClass().getSimpleName(), 0, null, null);
+        continue;
+      }
+      int status = resp.statusCode();
+      if (status / 100 == 2 || (passUnauthorized && status == 401)) {
+        return resp;
+      }
+      AuthException failure =
+          new AuthException(
+              what + " HTTP " + status + ": " + excerpt(resp.body(), secrets),
+              status,
+              errorCode(resp.body()),
+              null);
+      if (status < 500) {
+        throw failure;
+      }
+      last = failure;
+    }
+    throw last != null ? last : new AuthException(what + " call stopped", 0, null, null);
+  }
+
+  /** Backoff before retry number {@code retry} (1-based): 0.5 s · 2^(retry−1), jittered, ≤ 10 s. */
+  Duration backoff(int retry) {
+    double base = INITIAL_BACKOFF.toMillis() * Math.pow(2, retry - 1);
+    double jittered = base * (0.9 + 0.2 * random.nextDouble());
+    return Duration.ofMillis((long) Math.min(MAX_BACKOFF.toMillis(), jittered));
+  }
+
+  /** The OAuth {@code error} or REST {@code errorCode} of an error body, or null. */
+  String errorCode(String body) {
+    try {
+      JsonNode n = json.readTree(body);
+      if (n == null) {
+        return null;
+      }
+      if (n.isArray() && !n.isEmpty()) {
+        n = n.get(0);
+      }
+      if (n.hasNonNull("error")) {
+        return n.get("error").asText();
+      }
+      if (n.hasNonNull("errorCode")) {
+        return n.get("errorCode").asText();
+      }
+    } catch (IOException | RuntimeException e) {
+      // not JSON: no code
+    }
+    return null;
+  }
+
+  static String excerpt(String body, List<String> secrets) {
+    if (body == null) {
+      return "";
+    }
+    String s = body;
+    for (String secret : secrets) {
+      if (secret != null && secret.length() >= 4) {
+        s = s.replace(secret, "***");
+      }
+    }
+    s = s.replaceAll("\\s+", " ").strip();
+    return s.length() > EXCERPT_CHARS ? s.substring(0, EXCERPT_CHARS) + "…" : s;
+  }
+
+  ObjectMapper json() {
+    return json;
+  }
+}
