@@ -761,6 +761,7 @@ public final class EventLogFileSource implements Source {
       try {
         reader = onCpu(h, () -> new ElfCsvReader(spool.open()));
         final ElfCsvReader r = reader;
+        ctx.header(r.header());
         while (true) {
           Chunk c = onCpu(h, () -> readChunk(t, r, ctx));
           rows += c.rows();

@@ -5,6 +5,7 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.CanonicalJson;
+import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
@@ -68,6 +69,7 @@ final class RowShaper {
     private final Instant logDate;
     private final Instant serverNow;
     private final CheckpointToken token;
+    private CanonicalJson.RowWriter writer;
     private Instant previous;
 
     /**
@@ -83,6 +85,20 @@ final class RowShaper {
 
     CheckpointToken token() {
       return token;
+    }
+
+    /** Sets the file's CSV header, enabling the pre-sorted row writer (SRC-7 fast path). */
+    void header(List<String> header) {
+      this.writer = header.isEmpty() ? null : new CanonicalJson.RowWriter(header);
+    }
+
+    String line(Map<String, Object> row) {
+      if (writer == null) {
+        return CanonicalJson.write(row);
+      }
+      StringBuilder sb = new StringBuilder(64 + row.size() * 32);
+      writer.write(row, sb);
+      return sb.toString();
     }
   }
 
@@ -102,10 +118,10 @@ final class RowShaper {
       Object rid = row.get("REQUEST_ID");
       String key = rid == null ? "" : TextForm.of(rid);
       if (key == null || key.isEmpty()) {
-        line = CanonicalJson.write(row);
+        line = ctx.line(row);
         key = line;
       }
-      if (!ElfSampling.keep(key, sample)) {
+      if (!Sampler.keep(key, sample)) {
         metrics.entriesSampledOut.add(1, typeAttrs);
         return null;
       }
@@ -123,7 +139,7 @@ final class RowShaper {
     labels.put("source", SOURCE);
     labels.put("event_type", eventType);
     if (line == null) {
-      line = CanonicalJson.write(row);
+      line = ctx.line(row);
     }
     metrics.eventlogfileRowsIngested.add(1, eventTypeAttrs);
     return LogEntry.of(ts, labels, line, md, ctx.token);

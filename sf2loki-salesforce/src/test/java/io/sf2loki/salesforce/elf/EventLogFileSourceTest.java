@@ -556,7 +556,7 @@ class EventLogFileSourceTest {
 
     long expected = 0;
     for (int i = 0; i < 200; i++) {
-      if (ElfSampling.keep("req" + i, 0.5)) {
+      if (io.sf2loki.core.shape.Sampler.keep("req" + i, 0.5)) {
         expected++;
       }
     }
