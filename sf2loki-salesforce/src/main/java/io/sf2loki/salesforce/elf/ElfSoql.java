@@ -1,0 +1,74 @@
+package io.sf2loki.salesforce.elf;
+
+import java.util.regex.Pattern;
+
+/**
+ * SOQL text of the EventLogFile source (SPEC ELF-5, ELF-2, SRC-18): built only from validated
+ * identifiers and escaped literals.
+ */
+final class ElfSoql {
+  private static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
+
+  private ElfSoql() {}
+
+  /**
+   * ELF-5 listing query.
+   *
+   * @param eventType EventType, a SOQL identifier (CFG-10)
+   * @param interval {@code Hourly} or {@code Daily}
+   * @param sinceRaw stored raw CreatedDate (or the ELF-4 default), normalised per SRC-16
+   * @param pageSize LIMIT
+   * @param omitInterval true once the org rejected {@code Interval}/{@code Sequence} (ELF-5 daily
+   *     fallback): both the column list and the filter leave them out
+   * @throws IllegalArgumentException when {@code eventType} is not a SOQL identifier
+   */
+  static String listing(
+      String eventType, String interval, String sinceRaw, int pageSize, boolean omitInterval) {
+    requireIdentifier(eventType);
+    StringBuilder q = new StringBuilder(256);
+    q.append("SELECT Id,EventType,");
+    if (!omitInterval) {
+      q.append("Interval,");
+    }
+    q.append("LogDate,CreatedDate,LogFileLength");
+    if (!omitInterval) {
+      q.append(",Sequence");
+    }
+    q.append(" FROM EventLogFile WHERE EventType=").append(literal(eventType));
+    if (!omitInterval) {
+      q.append(" AND Interval=").append(literal(interval));
+    }
+    q.append(" AND CreatedDate >= ").append(SalesforceTimestamps.soqlLiteral(sinceRaw));
+    q.append(" ORDER BY CreatedDate, Id LIMIT ").append(pageSize);
+    return q.toString();
+  }
+
+  /** ELF-2 discovery query (for the {@code *} entry). */
+  static String discovery(String interval, boolean omitInterval) {
+    if (omitInterval) {
+      return "SELECT EventType FROM EventLogFile GROUP BY EventType";
+    }
+    return "SELECT EventType FROM EventLogFile WHERE Interval="
+        + literal(interval)
+        + " GROUP BY EventType";
+  }
+
+  /** SRC-18 string literal: {@code \} → {@code \\}, {@code '} → {@code \'}, single-quoted. */
+  static String literal(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 2).append('\'');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\' || c == '\'') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
+    return b.append('\'').toString();
+  }
+
+  static void requireIdentifier(String name) {
+    if (name == null || !SOQL_IDENTIFIER.matcher(name).matches()) {
+      throw new IllegalArgumentException("not a SOQL identifier: " + name);
+    }
+  }
+}
