@@ -1,0 +1,93 @@
+package io.sf2loki.sim.loki;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Faults of one {@link LokiReceiver}. Thread-safe.
+ *
+ * <ul>
+ *   <li>{@link #add(LokiFault)}: whole-request failures (429 with Retry-After, 5xx ...), FIFO;
+ *   <li>{@link #maxBodyBytes(long)}: 413 {@code request body too large} above a size;
+ *   <li>{@link #rejectLinesContaining(String, String)}: a per-entry 400 validation error (Loki
+ *       text) for entries whose line contains a marker; the other entries are stored (Loki's
+ *       partial acceptance).
+ * </ul>
+ */
+public final class LokiFaultSchedule {
+  private final Deque<Slot> queue = new ArrayDeque<>();
+  private long maxBodyBytes = -1;
+  private String marker;
+  private String markerMessage;
+
+  private static final class Slot {
+    final LokiFault fault;
+    int remaining;
+
+    Slot(LokiFault f) {
+      this.fault = f;
+      this.remaining = f.times();
+    }
+  }
+
+  LokiFaultSchedule() {}
+
+  /** Queues a whole-request fault. Returns this schedule. */
+  public synchronized LokiFaultSchedule add(LokiFault fault) {
+    queue.add(new Slot(Objects.requireNonNull(fault)));
+    return this;
+  }
+
+  /** Answers 413 for bodies larger than {@code bytes} (compressed size); {@code -1} = off. */
+  public synchronized LokiFaultSchedule maxBodyBytes(long bytes) {
+    this.maxBodyBytes = bytes;
+    return this;
+  }
+
+  /**
+   * Rejects every entry whose line contains {@code marker} with a 400 whose message is {@code
+   * message} ({@code %s} is replaced by the stream's label string), e.g. {@code "max entry size
+   * '10' bytes exceeded for stream '%s' while adding an entry with length '20' bytes"}.
+   */
+  public synchronized LokiFaultSchedule rejectLinesContaining(String marker, String message) {
+    this.marker = Objects.requireNonNull(marker);
+    this.markerMessage = Objects.requireNonNull(message);
+    return this;
+  }
+
+  /** As {@link #rejectLinesContaining(String, String)} with a generic validation message. */
+  public LokiFaultSchedule rejectLinesContaining(String marker) {
+    return rejectLinesContaining(
+        marker, "entry for stream '%s' rejected by simulated validation: line contains marker");
+  }
+
+  /** Removes every fault and limit set here. */
+  public synchronized void clear() {
+    queue.clear();
+    maxBodyBytes = -1;
+    marker = null;
+    markerMessage = null;
+  }
+
+  synchronized Optional<LokiFault> next() {
+    Slot s = queue.peekFirst();
+    if (s == null) {
+      return Optional.empty();
+    }
+    if (s.remaining > 0 && --s.remaining == 0) {
+      queue.pollFirst();
+    }
+    return Optional.of(s.fault);
+  }
+
+  synchronized long maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  /** The rejection message for {@code line} in stream {@code labels}, or null. */
+  synchronized String markerRejection(String line, String labels) {
+    return marker != null && line.contains(marker) ? markerMessage.replace("%s", labels) : null;
+  }
+}

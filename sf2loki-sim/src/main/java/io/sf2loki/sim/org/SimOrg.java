@@ -1,0 +1,933 @@
+package io.sf2loki.sim.org;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.sf2loki.sim.elf.ElfRowGenerator;
+import io.sf2loki.sim.elf.GeneratedLogFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An in-process simulated Salesforce org (FEAT-17, FEAT-18) on a JDK {@link HttpServer} bound to
+ * {@code 127.0.0.1} on an ephemeral port. Plain HTTP; {@link #instanceUrl()} is both the login URL
+ * and the {@code instance_url} it hands out.
+ *
+ * <p>Endpoints:
+ *
+ * <ul>
+ *   <li>{@code POST /services/oauth2/token}: JWT bearer (AUTH-3; RS256 verified against the
+ *       configured key, {@code iss} = client id, {@code exp} in the future, {@code aud} one of the
+ *       accepted audiences) and client credentials (AUTH-4). Errors are 400 {@code
+ *       {"error":..,"error_description":..}}. Success returns an opaque {@code access_token},
+ *       {@code instance_url}, {@code id}, {@code token_type}, {@code issued_at}, {@code signature},
+ *       {@code scope}.
+ *   <li>{@code GET /services/oauth2/userinfo} (AUTH-8): {@code organization_id}, {@code user_id},
+ *       ...
+ *   <li>{@code GET /services/data/v{api}/query?q=}: the EventLogFile shapes of {@link
+ *       EventLogFileQuery} (ELF-2, ELF-5), results in batches of {@link Builder#queryBatchSize}
+ *       with {@code done:false} and {@code nextRecordsUrl} {@code
+ *       /services/data/v{api}/query/<locator>-<offset>} (SRC-17), served by {@code GET} on that
+ *       path.
+ *   <li>{@code GET /services/data/v{api}/sobjects/EventLogFile/<Id>/LogFile} (ELF-8): {@code
+ *       text/csv}, gzip-encoded when the request sends {@code Accept-Encoding: gzip} (ELF-16),
+ *       streamed from the file's {@link LogFileBody}.
+ * </ul>
+ *
+ * Every data call needs {@code Authorization: Bearer <token>} (401 {@code INVALID_SESSION_ID}
+ * otherwise). Every response carries {@code Sforce-Limit-Info: api-usage=<n>/<max>}; the JDK server
+ * always writes its own {@code Date} header from the system clock, so the injected clock drives
+ * token times, JWT expiry and token TTL but not that header.
+ *
+ * <p>Thread-safe. {@link #close()} stops the server and its handler threads.
+ */
+public final class SimOrg implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SimOrg.class);
+  static final DateTimeFormatter SF_DATETIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSxx", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+  private static final String JWT_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+  private static final Pattern QUERY_MORE = Pattern.compile("^([0-9A-Za-z]+)-(\\d{1,9})$");
+  private static final Pattern LOGFILE =
+      Pattern.compile("^sobjects/EventLogFile/([0-9A-Za-z]{15,18})/LogFile$");
+
+  private final ObjectMapper json = new ObjectMapper();
+  private final String orgId;
+  private final String userId;
+  private final String username;
+  private final String apiVersion;
+  private final String clientId;
+  private final String clientSecret;
+  private final JwtAssertionVerifier jwt;
+  private final int batchSize;
+  private final InstantSource clock;
+  private final Duration tokenTtl;
+  private final Duration maxFaultDelay;
+  private final long apiMax;
+  private final boolean hourlyAvailable;
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private final String baseUrl;
+
+  private final FaultSchedule faults = new FaultSchedule();
+  private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
+  private final AtomicLong apiUsage = new AtomicLong();
+  private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
+  private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
+  private final AtomicLong cursorSeq = new AtomicLong();
+  private final AtomicLong fileSeq = new AtomicLong();
+  private final Map<String, SimLogFile> files = new LinkedHashMap<>();
+
+  private record Cursor(List<Map<String, Object>> records) {}
+
+  /** What to do after counting a call and applying its fault. */
+  private enum Next {
+    STOP,
+    GO,
+    TRUNCATE
+  }
+
+  private SimOrg(Builder b) throws IOException {
+    this.orgId = b.orgId;
+    this.userId = b.userId;
+    this.username = b.username;
+    this.apiVersion = b.apiVersion;
+    this.clientId = b.clientId;
+    this.clientSecret = b.clientSecret;
+    this.batchSize = b.queryBatchSize;
+    this.clock = b.clock;
+    this.tokenTtl = b.tokenTtl;
+    this.maxFaultDelay = b.maxFaultDelay;
+    this.apiMax = b.apiMax;
+    this.hourlyAvailable = b.hourlyAvailable;
+    this.jwt =
+        b.jwtKey == null
+            ? null
+            : new JwtAssertionVerifier(b.jwtKey, b.clientId, b.audiences, b.jwtSubject, b.clock);
+    for (SimEndpoint e : SimEndpoint.values()) {
+      calls.put(e, new AtomicLong());
+    }
+    this.server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 0);
+    this.executor =
+        Executors.newFixedThreadPool(
+            b.handlerThreads, Thread.ofVirtual().name("sim-org-", 0).factory());
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+    server.start();
+    this.baseUrl = "http://127.0.0.1:" + server.getAddress().getPort();
+    log.atInfo().addKeyValue("url", baseUrl).addKeyValue("org_id", orgId).log("sim org started");
+  }
+
+  /** A builder with defaults: org {@code 00Dxx0000000001EAA}, API 60.0, batch size 2000. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ---------------------------------------------------------------- public API
+
+  /** Base URL, e.g. {@code http://127.0.0.1:41234} (login URL and {@code instance_url}). */
+  public String instanceUrl() {
+    return baseUrl;
+  }
+
+  /** Same as {@link #instanceUrl()} as a URI. */
+  public URI baseUri() {
+    return URI.create(baseUrl);
+  }
+
+  /** {@code <instanceUrl>/services/oauth2/token}. */
+  public String tokenUrl() {
+    return baseUrl + "/services/oauth2/token";
+  }
+
+  /** The bound port. */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** The 18-character org id returned by userinfo. */
+  public String orgId() {
+    return orgId;
+  }
+
+  /** The API version served, e.g. {@code 60.0}. */
+  public String apiVersion() {
+    return apiVersion;
+  }
+
+  /** The fault schedule; mutate it at any time. */
+  public FaultSchedule faults() {
+    return faults;
+  }
+
+  /** Requests received by {@code endpoint} so far (including faulted and unauthorised ones). */
+  public long callCount(SimEndpoint endpoint) {
+    return calls.get(endpoint).get();
+  }
+
+  /** {@link #callCount(SimEndpoint)} by short name: token, userinfo, query, queryMore, logfile. */
+  public long callCount(String endpoint) {
+    return callCount(SimEndpoint.of(endpoint));
+  }
+
+  /** The {@code api-usage} counter reported in {@code Sforce-Limit-Info} (data calls). */
+  public long apiUsage() {
+    return apiUsage.get();
+  }
+
+  /** Invalidates every issued access token: the next data call answers 401 (AUTH-6, AUTH-7). */
+  public void expireAllTokens() {
+    tokens.clear();
+  }
+
+  /** Issues a valid access token without the OAuth flow (for tests of data calls). */
+  public String issueToken() {
+    String token =
+        orgId.substring(0, 15)
+            + "!"
+            + Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(
+                    java.util.UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
+    tokens.put(token, clock.instant());
+    return token;
+  }
+
+  /**
+   * Adds an EventLogFile with the given CSV body. {@code Sequence} is 0 for Daily files and 1, 2,
+   * ... for Hourly files of the same type and LogDate.
+   *
+   * @return the new 18-character Id
+   */
+  public String addLogFile(
+      String eventType, String interval, Instant logDate, Instant createdDate, byte[] csv) {
+    return addLogFile(eventType, interval, logDate, createdDate, LogFileBody.of(csv.clone()));
+  }
+
+  /** As {@link #addLogFile(String, String, Instant, Instant, byte[])} with any body. */
+  public synchronized String addLogFile(
+      String eventType, String interval, Instant logDate, Instant createdDate, LogFileBody body) {
+    String id = String.format(Locale.ROOT, "0AT%012dAAA", fileSeq.incrementAndGet());
+    int sequence = 0;
+    if (!"Daily".equals(interval)) {
+      sequence =
+          1
+              + (int)
+                  files.values().stream()
+                      .filter(
+                          f ->
+                              f.eventType().equals(eventType)
+                                  && f.interval().equals(interval)
+                                  && f.logDate().equals(logDate))
+                      .count();
+    }
+    files.put(id, new SimLogFile(id, eventType, interval, logDate, createdDate, sequence, body));
+    return id;
+  }
+
+  /**
+   * Adds an EventLogFile whose body is generated on the fly by {@link ElfRowGenerator} (never held
+   * in memory): {@code rows} data rows of {@code eventType}, timestamps spread over the interval
+   * starting at {@code logDate}.
+   *
+   * @return the body; {@link GeneratedLogFile#generator()} recomputes every row for assertions
+   */
+  public GeneratedLogFile addGeneratedLogFile(
+      String eventType,
+      String interval,
+      Instant logDate,
+      Instant createdDate,
+      long rows,
+      long seed) {
+    Duration span = "Daily".equals(interval) ? Duration.ofDays(1) : Duration.ofHours(1);
+    Duration step = rows <= 0 ? Duration.ZERO : span.dividedBy(Math.max(rows, 1));
+    ElfRowGenerator gen =
+        ElfRowGenerator.builder(eventType)
+            .seed(seed)
+            .organizationId(orgId)
+            .start(logDate)
+            .step(step.isZero() ? Duration.ofMillis(1) : step)
+            .build();
+    GeneratedLogFile body = new GeneratedLogFile(gen, rows);
+    String id = addLogFile(eventType, interval, logDate, createdDate, body);
+    body.assignId(id);
+    return body;
+  }
+
+  /**
+   * Replaces a file's body and CreatedDate, keeping its Id (Salesforce regenerating a Daily file,
+   * ELF-6).
+   *
+   * @throws IllegalArgumentException for an unknown id
+   */
+  public synchronized void regenerateLogFile(String id, Instant createdDate, byte[] csv) {
+    SimLogFile f = files.get(id);
+    if (f == null) {
+      throw new IllegalArgumentException("unknown EventLogFile id " + id);
+    }
+    files.put(
+        id,
+        new SimLogFile(
+            id,
+            f.eventType(),
+            f.interval(),
+            f.logDate(),
+            createdDate,
+            f.sequence(),
+            LogFileBody.of(csv.clone())));
+  }
+
+  /** Removes a file (the download then answers 404). */
+  public synchronized boolean removeLogFile(String id) {
+    return files.remove(id) != null;
+  }
+
+  /** A snapshot of every file, in insertion order. */
+  public synchronized List<SimLogFile> logFiles() {
+    return List.copyOf(files.values());
+  }
+
+  /** The file with this id. */
+  public synchronized Optional<SimLogFile> logFile(String id) {
+    return Optional.ofNullable(files.get(id));
+  }
+
+  /** Stops the server (in-flight exchanges are cut) and the handler threads. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.getCount() == 0) {
+      return;
+    }
+    closed.countDown();
+    server.stop(0);
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ---------------------------------------------------------------- routing
+
+  private void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      route(ex);
+    } catch (IOException | RuntimeException e) {
+      log.atDebug().addKeyValue("path", ex.getRequestURI().getPath()).log("sim org exchange");
+      throw e;
+    }
+  }
+
+  private void route(HttpExchange ex) throws IOException {
+    String path = ex.getRequestURI().getPath();
+    String method = ex.getRequestMethod();
+    String dataPrefix = "/services/data/v" + apiVersion + "/";
+    if (path.equals("/services/oauth2/token")) {
+      if (count(ex, SimEndpoint.TOKEN, "POST", null) == Next.STOP) {
+        return;
+      }
+      token(ex);
+    } else if (path.equals("/services/oauth2/userinfo")) {
+      if (count(ex, SimEndpoint.USERINFO, "GET", null) == Next.STOP || !authorised(ex)) {
+        return;
+      }
+      userinfo(ex);
+    } else if (path.startsWith(dataPrefix)) {
+      String rest = path.substring(dataPrefix.length());
+      Matcher lf = LOGFILE.matcher(rest);
+      if (rest.equals("query") || rest.equals("query/")) {
+        if (count(ex, SimEndpoint.QUERY, "GET", null) == Next.STOP || !authorised(ex)) {
+          return;
+        }
+        query(ex);
+      } else if (rest.startsWith("query/")) {
+        if (count(ex, SimEndpoint.QUERY_MORE, "GET", null) == Next.STOP || !authorised(ex)) {
+          return;
+        }
+        queryMore(ex, rest.substring("query/".length()));
+      } else if (lf.matches()) {
+        Next next = count(ex, SimEndpoint.LOGFILE, "GET", lf.group(1));
+        if (next == Next.STOP || !authorised(ex)) {
+          return;
+        }
+        download(ex, lf.group(1), next == Next.TRUNCATE);
+      } else {
+        notFound(ex);
+      }
+    } else {
+      notFound(ex);
+    }
+  }
+
+  /**
+   * Counts the call, checks the method and applies the next scheduled fault.
+   *
+   * @return whether (and how) normal processing should continue
+   */
+  private Next count(HttpExchange ex, SimEndpoint endpoint, String method, String fileId)
+      throws IOException {
+    calls.get(endpoint).incrementAndGet();
+    if (endpoint != SimEndpoint.TOKEN) {
+      apiUsage.incrementAndGet();
+    }
+    if (!ex.getRequestMethod().equalsIgnoreCase(method)) {
+      sendSfError(
+          ex,
+          405,
+          "METHOD_NOT_ALLOWED",
+          "HTTP Method '" + ex.getRequestMethod() + "' not allowed. Allowed are " + method);
+      return Next.STOP;
+    }
+    Optional<Fault> fault = faults.next(endpoint, fileId);
+    if (fault.isEmpty()) {
+      return Next.GO;
+    }
+    Fault f = fault.get();
+    log.atDebug()
+        .addKeyValue("endpoint", endpoint.key())
+        .addKeyValue("fault", f.kind())
+        .log("sim org fault");
+    switch (f.kind()) {
+      case STATUS, SALESFORCE_ERROR -> {
+        if (endpoint == SimEndpoint.TOKEN) {
+          sendOAuthError(ex, f.status(), f.errorCode().toLowerCase(Locale.ROOT), f.message());
+        } else {
+          sendSfError(ex, f.status(), f.errorCode(), f.message());
+        }
+        return Next.STOP;
+      }
+      case NON_JSON_200 -> {
+        send(
+            ex,
+            200,
+            "text/html; charset=UTF-8",
+            "<html><body>Service temporarily unavailable</body></html>"
+                .getBytes(StandardCharsets.UTF_8));
+        return Next.STOP;
+      }
+      case DELAY -> {
+        Duration d = f.delay().compareTo(maxFaultDelay) > 0 ? maxFaultDelay : f.delay();
+        try {
+          if (closed.await(d.toNanos(), TimeUnit.NANOSECONDS)) {
+            return Next.STOP;
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return Next.STOP;
+        }
+        return Next.GO;
+      }
+      case TRUNCATED_BODY -> {
+        return Next.TRUNCATE;
+      }
+    }
+    return Next.GO;
+  }
+
+  private boolean authorised(HttpExchange ex) throws IOException {
+    String auth = ex.getRequestHeaders().getFirst("Authorization");
+    if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      String token = auth.substring(7).strip();
+      Instant issued = tokens.get(token);
+      if (issued != null && (tokenTtl == null || clock.instant().isBefore(issued.plus(tokenTtl)))) {
+        return true;
+      }
+    }
+    sendSfError(ex, 401, "INVALID_SESSION_ID", "Session expired or invalid");
+    return false;
+  }
+
+  // ---------------------------------------------------------------- OAuth
+
+  private void token(HttpExchange ex) throws IOException {
+    Map<String, String> form = parseForm(readBody(ex));
+    String grant = form.getOrDefault("grant_type", "");
+    String subject;
+    if (grant.equals(JWT_GRANT)) {
+      if (jwt == null) {
+        sendOAuthError(ex, 400, "invalid_grant", "invalid assertion");
+        return;
+      }
+      try {
+        subject = jwt.verify(form.get("assertion"));
+      } catch (JwtAssertionVerifier.OAuthError e) {
+        sendOAuthError(ex, 400, e.error, e.getMessage());
+        return;
+      }
+    } else if (grant.equals("client_credentials")) {
+      if (clientId == null || !clientId.equals(form.get("client_id"))) {
+        sendOAuthError(ex, 400, "invalid_client_id", "client identifier invalid");
+        return;
+      }
+      if (clientSecret == null || !clientSecret.equals(form.get("client_secret"))) {
+        sendOAuthError(ex, 400, "invalid_client", "invalid client credentials");
+        return;
+      }
+      subject = username;
+    } else {
+      sendOAuthError(ex, 400, "unsupported_grant_type", "grant type not supported");
+      return;
+    }
+    String token = issueToken();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("access_token", token);
+    body.put(
+        "signature",
+        Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)).substring(0, 43)
+            + "=");
+    body.put("scope", "api");
+    body.put("instance_url", baseUrl);
+    body.put("id", baseUrl + "/id/" + orgId + "/" + userId);
+    body.put("token_type", "Bearer");
+    body.put("issued_at", Long.toString(clock.millis()));
+    log.atDebug().addKeyValue("grant_type", grant).addKeyValue("sub", subject).log("token issued");
+    sendJson(ex, 200, body);
+  }
+
+  private void userinfo(HttpExchange ex) throws IOException {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("sub", baseUrl + "/id/" + orgId + "/" + userId);
+    body.put("user_id", userId);
+    body.put("organization_id", orgId);
+    body.put("preferred_username", username);
+    body.put("nickname", username.split("@")[0]);
+    body.put("name", "Simulated Integration User");
+    body.put("email", username);
+    body.put("email_verified", true);
+    body.put("zoneinfo", "GMT");
+    body.put("active", true);
+    body.put("user_type", "STANDARD");
+    body.put("language", "en_US");
+    body.put("locale", "en_US");
+    body.put("utcOffset", 0);
+    Map<String, Object> urls = new LinkedHashMap<>();
+    urls.put("rest", baseUrl + "/services/data/v{version}/");
+    urls.put("query", baseUrl + "/services/data/v{version}/query/");
+    urls.put("sobjects", baseUrl + "/services/data/v{version}/sobjects/");
+    urls.put("custom_domain", baseUrl);
+    body.put("urls", urls);
+    sendJson(ex, 200, body);
+  }
+
+  // ---------------------------------------------------------------- query
+
+  private void query(HttpExchange ex) throws IOException {
+    String q = queryParam(ex.getRequestURI().getRawQuery(), "q");
+    EventLogFileQuery parsed;
+    try {
+      parsed = EventLogFileQuery.parse(q, hourlyAvailable);
+    } catch (SoqlRejection r) {
+      sendSfError(ex, r.status, r.errorCode, r.getMessage());
+      return;
+    }
+    List<Map<String, Object>> records = evaluate(parsed);
+    sendPage(ex, records, 0, null);
+  }
+
+  private void queryMore(HttpExchange ex, String locatorAndOffset) throws IOException {
+    Matcher m = QUERY_MORE.matcher(locatorAndOffset);
+    Cursor c = m.matches() ? cursors.get(m.group(1)) : null;
+    int offset = m.matches() ? Integer.parseInt(m.group(2)) : -1;
+    if (c == null || offset < 0 || offset > c.records().size()) {
+      sendSfError(ex, 400, "INVALID_QUERY_LOCATOR", "invalid query locator");
+      return;
+    }
+    sendPage(ex, c.records(), offset, m.group(1));
+  }
+
+  private void sendPage(
+      HttpExchange ex, List<Map<String, Object>> records, int offset, String locator)
+      throws IOException {
+    int end = Math.min(records.size(), offset + batchSize);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("totalSize", records.size());
+    boolean done = end >= records.size();
+    body.put("done", done);
+    if (!done) {
+      String loc = locator;
+      if (loc == null) {
+        loc = String.format(Locale.ROOT, "01g%012dAAA", cursorSeq.incrementAndGet());
+        cursors.put(loc, new Cursor(records));
+      }
+      body.put("nextRecordsUrl", "/services/data/v" + apiVersion + "/query/" + loc + "-" + end);
+    } else if (locator != null) {
+      cursors.remove(locator);
+    }
+    body.put("records", records.subList(offset, end));
+    sendJson(ex, 200, body);
+  }
+
+  private List<Map<String, Object>> evaluate(EventLogFileQuery q) {
+    List<SimLogFile> matching;
+    synchronized (this) {
+      matching = new ArrayList<>(files.values().stream().filter(q::matches).toList());
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    if (q.groupByEventType()) {
+      Set<String> types = new TreeSet<>();
+      matching.forEach(f -> types.add(f.eventType()));
+      for (String t : types) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("attributes", Map.of("type", "AggregateResult"));
+        r.put("EventType", t);
+        out.add(r);
+      }
+      return limit(out, q.limit());
+    }
+    if (q.ordered()) {
+      matching.sort(Comparator.comparing(SimLogFile::createdDate).thenComparing(SimLogFile::id));
+    }
+    for (SimLogFile f : limit(matching, q.limit())) {
+      out.add(record(f, q.fields()));
+    }
+    return out;
+  }
+
+  private static <T> List<T> limit(List<T> list, int limit) {
+    return limit >= 0 && list.size() > limit ? list.subList(0, limit) : list;
+  }
+
+  private Map<String, Object> record(SimLogFile f, List<String> fields) {
+    String url = "/services/data/v" + apiVersion + "/sobjects/EventLogFile/" + f.id();
+    Map<String, Object> r = new LinkedHashMap<>();
+    Map<String, Object> attrs = new LinkedHashMap<>();
+    attrs.put("type", "EventLogFile");
+    attrs.put("url", url);
+    r.put("attributes", attrs);
+    for (String field : fields) {
+      r.put(
+          field,
+          switch (field) {
+            case "Id" -> f.id();
+            case "EventType" -> f.eventType();
+            case "Interval" -> f.interval();
+            case "LogDate" -> SF_DATETIME.format(f.logDate());
+            case "CreatedDate" -> SF_DATETIME.format(f.createdDate());
+            case "LogFileLength" -> (double) f.length();
+            case "Sequence" -> f.sequence();
+            case "LogFile" -> url + "/LogFile";
+            default -> throw new IllegalStateException(field);
+          });
+    }
+    return r;
+  }
+
+  // ---------------------------------------------------------------- download
+
+  private void download(HttpExchange ex, String id, boolean truncate) throws IOException {
+    SimLogFile f;
+    synchronized (this) {
+      f = files.get(id);
+    }
+    if (f == null) {
+      notFound(ex);
+      return;
+    }
+    limitHeader(ex);
+    ex.getResponseHeaders().set("Content-Type", "text/csv");
+    String ae = ex.getRequestHeaders().getFirst("Accept-Encoding");
+    boolean gzip = !truncate && ae != null && ae.toLowerCase(Locale.ROOT).contains("gzip");
+    try (InputStream in = f.body().open()) {
+      if (truncate) {
+        long len = f.length();
+        ex.sendResponseHeaders(200, len == 0 ? -1 : len);
+        OutputStream os = ex.getResponseBody();
+        long half = len / 2;
+        byte[] buf = new byte[(int) Math.min(half, 65536) + 1];
+        long left = half;
+        while (left > 0) {
+          int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+          if (n < 0) {
+            break;
+          }
+          os.write(buf, 0, n);
+          left -= n;
+        }
+        os.flush();
+        // closing with bytes missing makes the JDK server drop the connection
+        return;
+      }
+      if (gzip) {
+        ex.getResponseHeaders().set("Content-Encoding", "gzip");
+        ex.sendResponseHeaders(200, 0);
+        try (OutputStream os = new GZIPOutputStream(ex.getResponseBody(), 65536)) {
+          in.transferTo(os);
+        }
+      } else {
+        long len = f.body().lengthKnown() ? f.length() : 0;
+        ex.sendResponseHeaders(200, len == 0 && f.body().lengthKnown() ? -1 : len);
+        try (OutputStream os = ex.getResponseBody()) {
+          in.transferTo(os);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private void notFound(HttpExchange ex) throws IOException {
+    sendSfError(ex, 404, "NOT_FOUND", "The requested resource does not exist");
+  }
+
+  private void limitHeader(HttpExchange ex) {
+    ex.getResponseHeaders().set("Sforce-Limit-Info", "api-usage=" + apiUsage.get() + "/" + apiMax);
+  }
+
+  private void sendSfError(HttpExchange ex, int status, String code, String message)
+      throws IOException {
+    Map<String, Object> err = new LinkedHashMap<>();
+    err.put("message", message);
+    err.put("errorCode", code);
+    sendJson(ex, status, List.of(err));
+  }
+
+  private void sendOAuthError(HttpExchange ex, int status, String error, String description)
+      throws IOException {
+    Map<String, Object> err = new LinkedHashMap<>();
+    err.put("error", error);
+    err.put("error_description", description);
+    sendJson(ex, status, err);
+  }
+
+  private void sendJson(HttpExchange ex, int status, Object body) throws IOException {
+    send(ex, status, "application/json;charset=UTF-8", json.writeValueAsBytes(body));
+  }
+
+  private void send(HttpExchange ex, int status, String contentType, byte[] bytes)
+      throws IOException {
+    limitHeader(ex);
+    ex.getResponseHeaders().set("Content-Type", contentType);
+    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      try (OutputStream os = ex.getResponseBody()) {
+        os.write(bytes);
+      }
+    }
+  }
+
+  private static byte[] readBody(HttpExchange ex) throws IOException {
+    try (InputStream in = ex.getRequestBody()) {
+      return in.readNBytes(1 << 20);
+    }
+  }
+
+  static Map<String, String> parseForm(byte[] body) {
+    Map<String, String> out = new HashMap<>();
+    String s = new String(body, StandardCharsets.UTF_8);
+    for (String pair : s.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : pair.substring(eq + 1);
+      out.put(
+          URLDecoder.decode(k, StandardCharsets.UTF_8),
+          URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+
+  private static String queryParam(String rawQuery, String name) {
+    if (rawQuery == null) {
+      return null;
+    }
+    return parseForm(rawQuery.getBytes(StandardCharsets.US_ASCII)).get(name);
+  }
+
+  // ---------------------------------------------------------------- builder
+
+  /** Configures a {@link SimOrg}. Every setting has a default; {@link #start()} binds the port. */
+  public static final class Builder {
+    private String orgId = "00Dxx0000000001EAA";
+    private String userId = "005xx0000000001AAA";
+    private String username = "integration@example.com";
+    private String jwtSubject;
+    private String apiVersion = "60.0";
+    private RSAPublicKey jwtKey;
+    private String clientId = "sim-client-id";
+    private String clientSecret = "sim-client-secret";
+    private Set<String> audiences =
+        Set.of("https://login.salesforce.com", "https://test.salesforce.com");
+    private int queryBatchSize = 2000;
+    private InstantSource clock = InstantSource.system();
+    private Duration tokenTtl;
+    private Duration maxFaultDelay = Duration.ofSeconds(30);
+    private long apiMax = 15000;
+    private boolean hourlyAvailable = true;
+    private int handlerThreads = 16;
+    private int port;
+
+    private Builder() {}
+
+    /** 18-character org id (default {@code 00Dxx0000000001EAA}). */
+    public Builder orgId(String orgId) {
+      if (orgId.length() != 18) {
+        throw new IllegalArgumentException("org id must have 18 characters");
+      }
+      this.orgId = orgId;
+      return this;
+    }
+
+    /** User id and username reported by userinfo and the token {@code id}. */
+    public Builder user(String userId, String username) {
+      this.userId = Objects.requireNonNull(userId);
+      this.username = Objects.requireNonNull(username);
+      return this;
+    }
+
+    /** When set, a JWT's {@code sub} must equal this username (default: any non-empty sub). */
+    public Builder requireJwtSubject(String username) {
+      this.jwtSubject = username;
+      return this;
+    }
+
+    /** API version without the {@code v}, e.g. {@code 60.0} (default). */
+    public Builder apiVersion(String apiVersion) {
+      this.apiVersion = Objects.requireNonNull(apiVersion);
+      return this;
+    }
+
+    /** RSA public key that verifies JWT bearer assertions (none: the JWT flow is refused). */
+    public Builder jwtPublicKey(RSAPublicKey key) {
+      this.jwtKey = key;
+      return this;
+    }
+
+    /** The connected app certificate; its RSA public key verifies JWT assertions. */
+    public Builder jwtCertificate(X509Certificate cert) {
+      PublicKey k = cert.getPublicKey();
+      if (!(k instanceof RSAPublicKey rsa)) {
+        throw new IllegalArgumentException("certificate key is not RSA");
+      }
+      this.jwtKey = rsa;
+      return this;
+    }
+
+    /** Consumer key ({@code iss} of JWTs, {@code client_id} of client credentials). */
+    public Builder clientId(String clientId) {
+      this.clientId = clientId;
+      return this;
+    }
+
+    /** Consumer secret for client credentials. */
+    public Builder clientSecret(String clientSecret) {
+      this.clientSecret = clientSecret;
+      return this;
+    }
+
+    /** Accepted JWT audiences (default login.salesforce.com and test.salesforce.com). */
+    public Builder audiences(Set<String> audiences) {
+      this.audiences = Set.copyOf(audiences);
+      return this;
+    }
+
+    /** Records per query batch before {@code nextRecordsUrl} (default 2000, Salesforce's). */
+    public Builder queryBatchSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("batch size must be >= 1");
+      }
+      this.queryBatchSize = size;
+      return this;
+    }
+
+    /** Clock for token issue times, JWT expiry and token TTL (default system clock). */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /** Access tokens expire this long after issue per {@link #clock} (default: never). */
+    public Builder tokenTtl(Duration ttl) {
+      this.tokenTtl = ttl;
+      return this;
+    }
+
+    /** Upper bound for {@link Fault#delay(Duration)} (default 30 s). */
+    public Builder maxFaultDelay(Duration max) {
+      this.maxFaultDelay = Objects.requireNonNull(max);
+      return this;
+    }
+
+    /** The {@code <max>} of {@code Sforce-Limit-Info: api-usage=<n>/<max>} (default 15000). */
+    public Builder apiLimit(long max) {
+      this.apiMax = max;
+      return this;
+    }
+
+    /**
+     * false simulates an org/user without hourly Event Monitoring: queries naming {@code Interval}
+     * or {@code Sequence} answer 400 INVALID_FIELD (ELF-5). Default true.
+     */
+    public Builder hourlyAvailable(boolean available) {
+      this.hourlyAvailable = available;
+      return this;
+    }
+
+    /** Maximum concurrent exchanges (virtual threads; default 16). */
+    public Builder handlerThreads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("handlerThreads must be >= 1");
+      }
+      this.handlerThreads = n;
+      return this;
+    }
+
+    /** Port to bind on 127.0.0.1 (default 0 = ephemeral). */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Binds and starts the org.
+     *
+     * @throws IOException when the port cannot be bound
+     */
+    public SimOrg start() throws IOException {
+      return new SimOrg(this);
+    }
+  }
+}
