@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The requirement-ID gate of SPEC §21: extracts every ID defined in docs/SPEC.md, collects the IDs
  * cited by tests (in {@code @DisplayName} texts such as {@code "PIPE-16: …"} or method names such
- * as {@code pipe16_…}), fails on a citation of an ID that does not exist and on an uncited ID of
- * an area listed in {@link #ENFORCED_AREAS} (areas whose issue was resolved), and writes the
- * coverage report to {@code target/spec-coverage.txt}.
+ * as {@code pipe16_…}), fails on a citation of an ID that does not exist and on an uncited ID of an
+ * area listed in {@link #ENFORCED_AREAS} (areas whose issue was resolved), and writes the coverage
+ * report to {@code target/spec-coverage.txt}.
  */
 class SpecCoverageTest {
   /** Areas whose every ID must be cited by a test. Grows as issues are resolved. */
@@ -101,7 +101,9 @@ class SpecCoverageTest {
     perArea.forEach(
         (area, c) -> report.append(String.format("%-6s %3d/%3d cited%n", area, c[0], c[1])));
     report.append("\nuncited: ");
-    defined.stream().filter(id -> !citedBy.containsKey(id)).forEach(id -> report.append(id).append(' '));
+    defined.stream()
+        .filter(id -> !citedBy.containsKey(id))
+        .forEach(id -> report.append(id).append(' '));
     report.append('\n');
     Path out = Path.of("target", "spec-coverage.txt");
     Files.createDirectories(out.getParent());

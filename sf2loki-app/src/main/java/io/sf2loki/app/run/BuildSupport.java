@@ -1,0 +1,79 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.config.ConfigException;
+import io.sf2loki.app.config.ConfigException.Problem;
+import io.sf2loki.app.config.CoordinateConfig;
+import io.sf2loki.app.config.LokiConfig;
+import io.sf2loki.app.config.OrgConfig;
+import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.config.StateConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rejects, at build time and with exit 2, configurations that ask for a capability this build does
+ * not have yet. Silently ignoring such a setting would lose data (an unread source) or leak it (an
+ * unapplied PII transform), so each is named with its dotted path.
+ */
+final class BuildSupport {
+  private BuildSupport() {}
+
+  /**
+   * @throws ConfigException listing every unsupported setting
+   */
+  static void check(Sf2lokiConfig cfg) {
+    List<Problem> problems = new ArrayList<>();
+    if (cfg.multiOrg()) {
+      problems.add(new Problem("orgs", "multi-org mode is not available in this build yet"));
+    }
+    if (cfg.state().store() != StateConfig.Store.FILE) {
+      problems.add(
+          new Problem("state.store", "only the file store is available in this build yet"));
+    }
+    if (cfg.coordinate().type() != CoordinateConfig.Type.NOOP) {
+      problems.add(
+          new Problem(
+              "coordinate.type", "only the noop coordinator is available in this build yet"));
+    }
+    LokiConfig.Egress egress = cfg.sink().loki().egress();
+    if (egress.maxLinesPerSecond() > 0
+        || egress.maxBytesPerSecond() > 0
+        || egress.dailyByteBudget() > 0) {
+      problems.add(
+          new Problem(
+              "sink.loki.egress", "the egress governor is not available in this build yet"));
+    }
+    for (int i = 0; i < cfg.orgs().size(); i++) {
+      OrgConfig org = cfg.orgs().get(i);
+      String p = cfg.multiOrg() ? "orgs." + i + ".sources." : "sources.";
+      var s = org.sources();
+      if (s.pubsub().enabled() && !s.pubsub().topics().isEmpty()) {
+        problems.add(
+            new Problem(
+                p + "pubsub.topics",
+                "the Pub/Sub source is not available in this build yet"
+                    + " (set sources.pubsub.enabled: false)"));
+      }
+      if (s.eventlogObjects().enabled()) {
+        problems.add(
+            new Problem(
+                p + "eventlog_objects.enabled",
+                "the SOQL object source is not available in this build yet"));
+      }
+      if (s.apexlog().enabled()) {
+        problems.add(
+            new Problem(
+                p + "apexlog.enabled", "the ApexLog source is not available in this build yet"));
+      }
+      if (!s.eventlogfile().transforms().isEmpty()) {
+        problems.add(
+            new Problem(
+                p + "eventlogfile.transforms",
+                "transforms are not available in this build yet; refusing to ship rows unmasked"));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+  }
+}

@@ -1,0 +1,324 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.cli.Version;
+import io.sf2loki.app.config.ConfigException;
+import io.sf2loki.app.config.OrgConfig;
+import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.health.HealthServer;
+import io.sf2loki.app.health.Readiness;
+import io.sf2loki.app.telemetry.Telemetry;
+import io.sf2loki.app.telemetry.TelemetrySettings;
+import io.sf2loki.core.cpu.CpuPool;
+import io.sf2loki.core.limits.EntryLimiter;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.pipeline.Pipeline;
+import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.spi.StateCorruptException;
+import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.spi.StateLockException;
+import io.sf2loki.core.term.ActiveTerm;
+import io.sf2loki.core.term.LeadershipTerm;
+import io.sf2loki.core.term.NoopCoordinator;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.loki.LokiHttpSink;
+import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSource;
+import io.sf2loki.salesforce.rest.SpoolDirectory;
+import io.sf2loki.state.file.FileCheckpointStore;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon (SPEC CLI-3): validates and builds every component from the configuration, starts the
+ * health server (OBS-7), runs the startup auth probe (AUTH-9), then hands control to the
+ * coordinator until the process stop signal fires or a finite term ends.
+ *
+ * <p>Exit statuses (CLI table): 0 clean stop or finite run; 1 crash, startup auth failure, a held
+ * state lock; 2 configuration or build error, including a corrupt state file (STATE-3).
+ *
+ * <p>Ownership: the daemon owns every process-lifetime component it built (telemetry, health
+ * server, CPU pool, sink, store, Salesforce clients, spool directory) and closes them in reverse
+ * order when {@link #run} returns.
+ */
+public final class Daemon {
+  private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+  static final int EXIT_OK = 0;
+  static final int EXIT_CRASH = 1;
+  static final int EXIT_CONFIG = 2;
+
+  private final Sf2lokiConfig cfg;
+  private final DaemonOptions options;
+  private final PrintStream err;
+  private final Readiness readiness = new Readiness();
+  private final ActiveTerm activeTerm = new ActiveTerm();
+  private volatile Sf2lokiMetrics metrics;
+  private volatile HealthServer health;
+
+  /**
+   * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
+   * capabilities, sink settings, private-key parsing.
+   *
+   * @throws ConfigException or IllegalArgumentException naming the problem
+   */
+  public static void checkBuildable(Sf2lokiConfig cfg) {
+    BuildSupport.check(cfg);
+    SettingsMapper.sink(cfg.sink().loki(), Version.get());
+    SettingsMapper.telemetry(cfg);
+    for (OrgConfig org : cfg.orgs()) {
+      var auth = SettingsMapper.auth(org.salesforce());
+      if (auth.privateKeyPem() != null) {
+        io.sf2loki.salesforce.auth.PemKeys.parseRsaPrivateKey(auth.privateKeyPem());
+      }
+      SettingsMapper.eventLogFile(
+          org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), false);
+    }
+  }
+
+  public Daemon(Sf2lokiConfig cfg, DaemonOptions options, PrintStream err) {
+    this.cfg = cfg;
+    this.options = options;
+    this.err = err;
+  }
+
+  /** The instance's metrics, once {@link #run} built them (tests). */
+  public Sf2lokiMetrics metrics() {
+    return metrics;
+  }
+
+  /** The bound health port, once started (tests, demo). */
+  public int healthPort() {
+    HealthServer h = health;
+    return h == null ? -1 : h.port();
+  }
+
+  /** The running term holder (tests). */
+  public ActiveTerm activeTerm() {
+    return activeTerm;
+  }
+
+  /**
+   * Runs the daemon until {@code processStop} fires or a finite term ends.
+   *
+   * @return the process exit status
+   */
+  public int run(StopSignal processStop) {
+    Deque<AutoCloseable> closers = new ArrayDeque<>();
+    try {
+      return runInternal(processStop, closers);
+    } finally {
+      readiness.set(Readiness.State.NOT_READY);
+      while (!closers.isEmpty()) {
+        try {
+          closers.pop().close();
+        } catch (Exception e) {
+          log.atWarn().setCause(e).log("error while closing a component");
+        }
+      }
+    }
+  }
+
+  private int runInternal(StopSignal processStop, Deque<AutoCloseable> closers) {
+    String version = Version.get();
+    TelemetrySettings ts = SettingsMapper.telemetry(cfg);
+    Telemetry telemetry =
+        Telemetry.create(ts, options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
+    closers.push(telemetry);
+    Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
+    metrics = m;
+    closers.push(m);
+    m.leader.set(1);
+    m.installQueueDepth(activeTerm::queueDepth);
+    registerDegradations();
+    logStartup(version);
+    cfg.warnings().forEach(w -> log.atWarn().log(w));
+
+    // state first: a corrupt document or a held lock ends startup before anything runs
+    FileCheckpointStore store = new FileCheckpointStore(cfg.state().file().path());
+    closers.push(store);
+    try {
+      store.snapshot();
+    } catch (StateCorruptException e) {
+      err.println("sf2loki: " + e.getMessage());
+      log.atError()
+          .addKeyValue("path", store.path())
+          .log("state file is corrupt: " + e.getMessage());
+      return EXIT_CONFIG;
+    } catch (StateLockException e) {
+      err.println("sf2loki: " + e.getMessage());
+      log.atError().addKeyValue("path", store.path()).log(e.getMessage());
+      return EXIT_CRASH;
+    }
+
+    try {
+      HealthServer h =
+          HealthServer.builder(readiness)
+              .address(cfg.service().healthAddr())
+              .metrics(telemetry.prometheus().orElse(null))
+              .start();
+      health = h;
+      closers.push(h);
+    } catch (IOException | RuntimeException e) {
+      err.println(
+          "sf2loki: cannot start health server on "
+              + cfg.service().healthAddr()
+              + ": "
+              + e.getMessage());
+      return EXIT_CRASH;
+    }
+
+    SpoolDirectory spool = SpoolDirectory.forCurrentProcess();
+    closers.push(spool);
+    spool.deleteStale();
+
+    List<OrgClients> orgs = new ArrayList<>();
+    for (OrgConfig org : cfg.orgs()) {
+      OrgClients c = new OrgClients(org, m, options.time(), spool);
+      closers.push(c);
+      orgs.add(c);
+    }
+    // AUTH-9: single-org startup probe
+    OrgClients org = orgs.getFirst();
+    String orgId;
+    try {
+      orgId = org.probe();
+    } catch (AuthException e) {
+      err.println("sf2loki: salesforce authentication failed: " + e.getMessage());
+      log.atError()
+          .addKeyValue("error_code", e.errorCode())
+          .addKeyValue("status", e.status())
+          .log("salesforce authentication failed: " + e.getMessage());
+      return EXIT_CRASH;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return EXIT_OK;
+    }
+    log.atInfo()
+        .addKeyValue("org_id", orgId)
+        .addKeyValue("environment", org.org.salesforce().environment().yaml())
+        .log("authenticated to salesforce org");
+
+    LokiSinkSettings sinkSettings = SettingsMapper.sink(cfg.sink().loki(), version);
+    Sink sink = options.sinkDecorator().apply(new LokiHttpSink(sinkSettings, m));
+    closers.push(sink);
+    CpuPool cpu = new CpuPool();
+    closers.push(cpu);
+    EntryLimiter limiter =
+        new EntryLimiter(
+            (int) Math.min(Integer.MAX_VALUE, cfg.sink().loki().batch().maxLineBytes()), m);
+    Map<String, String> staticLabels = SettingsMapper.staticLabels(cfg, org.org, orgId);
+    CommitGauges gauges = new CommitGauges(m);
+    EventLogFileSettings elfSettings =
+        SettingsMapper.eventLogFile(
+            org.org.sources().eventlogfile(),
+            cfg.sink().loki().structuredMetadataFields(),
+            options.finite());
+    boolean elfEnabled = org.org.sources().eventlogfile().enabled();
+
+    LeadershipTerm term =
+        new LeadershipTerm(
+            () -> {
+              List<Source> sources = new ArrayList<>();
+              if (elfEnabled) {
+                sources.add(
+                    new EventLogFileSource(
+                        elfSettings, org.rest, store, m, options.time(), cpu.executor()));
+              }
+              return new Pipeline(
+                  SettingsMapper.pipeline(cfg, staticLabels),
+                  sources,
+                  sink,
+                  store,
+                  m,
+                  options.time(),
+                  limiter::apply,
+                  gauges);
+            },
+            activeTerm,
+            store);
+    try {
+      new NoopCoordinator()
+          .run(
+              termStop -> {
+                readiness.set(Readiness.State.READY);
+                return term.runTerm(termStop);
+              },
+              processStop);
+      log.atInfo().log("sf2loki stopped");
+      return EXIT_OK;
+    } catch (StateCorruptException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return EXIT_CONFIG;
+    } catch (StateException e) {
+      err.println("sf2loki: state store failed: " + e.getMessage());
+      log.atError().setCause(e).log("state store failed");
+      return EXIT_CRASH;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return EXIT_OK;
+    } catch (Exception e) {
+      err.println("sf2loki: " + e);
+      log.atError().setCause(e).log("sf2loki crashed");
+      return EXIT_CRASH;
+    }
+  }
+
+  private void registerDegradations() {
+    Duration threshold = cfg.service().unreadyAfterSinkFailing();
+    readiness.addDegradation(
+        () -> {
+          if (threshold.isZero()) {
+            return Optional.empty();
+          }
+          Optional<Instant> since = activeTerm.sinkFailingSince();
+          if (since.isEmpty()) {
+            return Optional.empty();
+          }
+          Duration failing = Duration.between(since.get(), options.time().now());
+          if (failing.compareTo(threshold) <= 0) {
+            return Optional.empty();
+          }
+          long minutes = failing.toMinutes();
+          String amount = minutes >= 1 ? minutes + "m" : failing.toSeconds() + "s";
+          return Optional.of("degraded: loki pushes failing for " + amount);
+        });
+  }
+
+  private void logStartup(String version) {
+    OrgConfig org = cfg.orgs().getFirst();
+    log.atInfo()
+        .addKeyValue("version", version)
+        .addKeyValue(
+            "orgs", cfg.multiOrg() ? cfg.orgs().stream().map(OrgConfig::name).toList() : "single")
+        .addKeyValue(
+            "pubsub_topics",
+            org.sources().pubsub().enabled() ? org.sources().pubsub().topics() : List.of())
+        .addKeyValue(
+            "eventlog_objects",
+            org.sources().eventlogObjects().enabled()
+                ? org.sources().eventlogObjects().objects().size()
+                : 0)
+        .addKeyValue(
+            "eventlogfile_event_types",
+            org.sources().eventlogfile().enabled()
+                ? org.sources().eventlogfile().eventTypes().stream().map(t -> t.name()).toList()
+                : List.of())
+        .addKeyValue("sink", UrlScrubber.scrub(cfg.sink().loki().url()))
+        .addKeyValue("org_limit_metrics", org.salesforce().limits().enabled())
+        .addKeyValue("log_level", cfg.service().logLevel().yaml())
+        .addKeyValue("health_addr", cfg.service().healthAddr())
+        .log("sf2loki starting");
+  }
+}

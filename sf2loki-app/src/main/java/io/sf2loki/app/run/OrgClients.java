@@ -1,0 +1,60 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.config.OrgConfig;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.auth.OrgIdResolver;
+import io.sf2loki.salesforce.auth.TokenProvider;
+import io.sf2loki.salesforce.rest.HttpSalesforceRest;
+import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.rest.SpoolDirectory;
+import java.net.http.HttpClient;
+
+/**
+ * The process-lifetime Salesforce clients of one org (SPEC PIPE-20): the HTTP client, the token
+ * provider (AUTH-1), the org-id resolver (AUTH-8) and the REST client. Sources of every term share
+ * them.
+ */
+final class OrgClients implements AutoCloseable {
+  final OrgConfig org;
+  final HttpClient http;
+  final TokenProvider tokens;
+  final OrgIdResolver orgIds;
+  final HttpSalesforceRest rest;
+
+  /**
+   * Builds the clients without any network call.
+   *
+   * @throws IllegalArgumentException when the private key cannot be parsed (message names no
+   *     secret)
+   */
+  OrgClients(OrgConfig org, Sf2lokiMetrics metrics, TimeSource time, SpoolDirectory spool) {
+    this.org = org;
+    this.http = SalesforceHttpClients.create();
+    this.tokens = new TokenProvider(SettingsMapper.auth(org.salesforce()), http, metrics, time);
+    this.orgIds = new OrgIdResolver(org.salesforce().orgId().orElse(null), tokens, http, time);
+    this.rest =
+        new HttpSalesforceRest(tokens, org.salesforce().apiVersion(), http, metrics, time, spool);
+  }
+
+  /**
+   * The startup probe (AUTH-9): mints a token even when {@code org_id} is configured, then resolves
+   * the org id.
+   *
+   * @return the org id
+   * @throws AuthException when minting or userinfo fails (carries the Salesforce error code)
+   * @throws InterruptedException if interrupted
+   */
+  String probe() throws AuthException, InterruptedException {
+    tokens.mint();
+    return orgIds.orgId();
+  }
+
+  @Override
+  public void close() {
+    orgIds.close();
+    tokens.close();
+    http.close();
+  }
+}
