@@ -59,6 +59,9 @@ public final class ConfigLoader {
           "!");
   private static final JsonMapper JSON = new JsonMapper();
 
+  /** Bound on the nodes of the built tree, against "billion laughs" alias expansion. */
+  private static final long MAX_TREE_NODES = 200_000;
+
   private final SecretResolver secrets;
 
   /** A loader reading secret files from the file system. */
@@ -158,6 +161,8 @@ public final class ConfigLoader {
     JsonNodeFactory nf = JsonNodeFactory.withExactBigDecimals(true);
     try (YAMLParser p = (YAMLParser) factory.createParser(text)) {
       Map<String, JsonNode> anchors = new java.util.HashMap<>();
+      Map<String, Long> anchorSizes = new java.util.HashMap<>();
+      long totalNodes = 0;
       Deque<Frame> stack = new ArrayDeque<>();
       JsonToken t = p.nextToken();
       while (t != null) {
@@ -166,6 +171,7 @@ public final class ConfigLoader {
           throw new JsonParseException(p, "custom YAML tag " + tag + " is not allowed");
         }
         JsonNode value = null;
+        long valueSize = 1;
         String anchor = p.getCurrentAnchor();
         switch (t) {
           case START_OBJECT -> stack.push(new Frame(nf.objectNode(), anchor));
@@ -181,6 +187,7 @@ public final class ConfigLoader {
           case END_OBJECT, END_ARRAY -> {
             Frame f = stack.pop();
             value = f.node;
+            valueSize = f.size;
             anchor = f.anchor;
           }
           default -> {
@@ -188,6 +195,12 @@ public final class ConfigLoader {
               JsonNode target = anchors.get(p.getText());
               if (target == null) {
                 throw new JsonParseException(p, "unknown YAML alias *" + p.getText());
+              }
+              valueSize = anchorSizes.get(p.getText());
+              totalNodes += valueSize;
+              if (totalNodes > MAX_TREE_NODES) {
+                throw new JsonParseException(
+                    p, "document expands to more than " + MAX_TREE_NODES + " nodes via aliases");
               }
               value = target.deepCopy();
               anchor = null;
@@ -199,11 +212,13 @@ public final class ConfigLoader {
         if (value != null) {
           if (anchor != null) {
             anchors.put(anchor, value);
+            anchorSizes.put(anchor, valueSize);
           }
           if (stack.isEmpty()) {
             return value;
           }
           Frame parent = stack.peek();
+          parent.size += valueSize;
           if (parent.node instanceof ObjectNode o) {
             if ("<<".equals(parent.name)) {
               merge(p, parent, o, value);
@@ -226,6 +241,7 @@ public final class ConfigLoader {
     final String anchor;
     final java.util.Set<String> merged = new java.util.HashSet<>();
     String name;
+    long size = 1;
 
     Frame(JsonNode node, String anchor) {
       this.node = node;

@@ -504,4 +504,24 @@ class ConfigLoaderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("duplicate key 'sink'");
   }
+
+  @Test
+  @DisplayName("CFG-2: alias expansion is bounded (no billion-laughs blow-up)")
+  void aliasBomb() {
+    StringBuilder yaml = new StringBuilder("a0: &a0 [x, x]\n");
+    for (int i = 1; i < 30; i++) {
+      yaml.append("a")
+          .append(i)
+          .append(": &a")
+          .append(i)
+          .append(" [*a")
+          .append(i - 1)
+          .append(", *a")
+          .append(i - 1)
+          .append("]\n");
+    }
+    assertThatThrownBy(() -> new ConfigLoader().load(write(dir, yaml.toString()), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("via aliases");
+  }
 }
