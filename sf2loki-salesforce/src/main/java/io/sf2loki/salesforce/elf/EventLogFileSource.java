@@ -674,7 +674,7 @@ public final class EventLogFileSource implements Source {
     try {
       spool = rest.download(path);
     } catch (DownloadThrottledException e) {
-      metrics.salesforceApiThrottled.add(1, Attributes.of(Sf2lokiMetrics.API, "eventlogfile"));
+      // sf2loki_salesforce_api_throttled{api="eventlogfile"} is counted by the REST client
       metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, e.reason()));
       log.atError()
           .addKeyValue("source", SOURCE)

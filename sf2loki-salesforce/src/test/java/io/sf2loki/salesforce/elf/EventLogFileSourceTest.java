@@ -468,7 +468,7 @@ class EventLogFileSourceTest {
     assertThat(typesQueried()).containsExactly("A");
     assertThat(out.entries()).isEmpty();
     m.collect();
-    assertThat(m.counter("sf2loki_salesforce_api_throttled", Map.of("api", "eventlogfile")))
+    assertThat(m.counter("sf2loki_eventlogfile_download_errors", Map.of("reason", "HTTP 403")))
         .isEqualTo(1);
   }
 
