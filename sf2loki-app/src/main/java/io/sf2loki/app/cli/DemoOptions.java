@@ -12,7 +12,7 @@ import java.util.OptionalInt;
  *
  * @param duration how long the demo pipeline runs (Duration, &gt; 0; default {@link
  *     #DEFAULT_DURATION})
- * @param rate simulated events per second, when given (&gt; 0); empty = the simulator's default
+ * @param rate rows of each generated EventLogFile, when given (&gt; 0); empty = the demo's default
  * @param lokiUrl a real Loki push URL to send to instead of the built-in receiver, when given
  * @param configOrNull the global {@code --config} path if one was given (the demo needs none)
  */

@@ -18,6 +18,6 @@ public final class Main {
    * (no ServiceLoader).
    */
   static CommandActions createActions() {
-    return new DefaultCommandActions();
+    return io.sf2loki.app.run.AppCommandActions.system();
   }
 }

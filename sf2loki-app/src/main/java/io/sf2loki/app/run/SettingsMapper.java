@@ -124,20 +124,20 @@ final class SettingsMapper {
         t.name(), t.structuredMetadataFields().orElse(null), t.labels(), t.sample());
   }
 
-  /** {@code service.telemetry} → the telemetry settings (OBS-1, CFG-9, FEAT-15). */
+  /**
+   * {@code service.telemetry} → the telemetry settings (OBS-1, FEAT-15); the CFG-9 fallbacks to the
+   * Loki tenant and token were applied by the loader.
+   */
   static TelemetrySettings telemetry(Sf2lokiConfig cfg) {
     ServiceConfig.Telemetry t = cfg.service().telemetry();
-    LokiConfig loki = cfg.sink().loki();
-    String user = t.basicAuthUser().isEmpty() ? loki.tenantId().orElse("") : t.basicAuthUser();
-    String token = t.basicAuthToken().or(loki::authToken).map(Secret::reveal).orElse("");
     return new TelemetrySettings(
         t.enabled(),
         t.endpoint(),
         t.auth() == ServiceConfig.TelemetryAuth.NONE
             ? TelemetrySettings.Auth.NONE
             : TelemetrySettings.Auth.BASIC,
-        user,
-        token,
+        t.basicAuthUser(),
+        t.basicAuthToken().map(Secret::reveal).orElse(""),
         t.headers(),
         t.exportInterval(),
         t.resourceAttributes(),

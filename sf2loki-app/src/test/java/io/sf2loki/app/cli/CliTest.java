@@ -217,16 +217,4 @@ class CliTest {
     assertThat(cli.execute("healthcheck", "--addr", "127.0.0.1:" + port)).isEqualTo(1);
     assertThat(err.toString()).startsWith("sf2loki: healthcheck failed:");
   }
-
-  @Test
-  void placeholderActionsAreNotWired() {
-    var buf = new java.io.ByteArrayOutputStream();
-    var placeholder =
-        new DefaultCommandActions(new java.io.PrintStream(buf, true, StandardCharsets.UTF_8));
-    Cli c =
-        new Cli(
-            placeholder, new PrintWriter(out, true), new PrintWriter(err, true), new HealthProbe());
-    assertThat(c.execute("run")).isEqualTo(2);
-    assertThat(buf.toString(StandardCharsets.UTF_8)).contains("not wired yet");
-  }
 }

@@ -193,8 +193,8 @@ public final class EventLogFileSource implements Source {
 
   /**
    * ELF-1: runs cycles every jittered {@code poll_interval} (SRC-21; stop-aware) until {@code stop}
-   * fires or the emitter refuses an entry; with {@link EventLogFileSettings#finite()} it also
-   * returns after the first cycle that processed no new file.
+   * fires or the emitter refuses an entry; with {@link EventLogFileSettings#finite()} cycles run
+   * back to back and it returns after the first cycle that processed no new file.
    *
    * @throws Exception an unexpected (non-Salesforce) failure of a worker, re-raised after all
    *     workers of its cycle finished (ELF-15); it ends the term
@@ -213,8 +213,11 @@ public final class EventLogFileSource implements Source {
       if (report.stopped()) {
         return;
       }
-      if (settings.finite() && report.filesDone() == 0) {
-        return;
+      if (settings.finite()) {
+        if (report.filesDone() == 0) {
+          return;
+        }
+        continue; // finite runs (demo, tests, backfill-like use) drain without waiting
       }
       if (!time.sleeper().sleep(jittered(settings.pollInterval()), stop)) {
         return;

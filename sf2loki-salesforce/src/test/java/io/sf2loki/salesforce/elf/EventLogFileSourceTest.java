@@ -7,6 +7,7 @@ import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.testing.InMemoryCheckpointStore;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.Interval;
 import io.sf2loki.salesforce.rest.DownloadException;
@@ -611,8 +612,8 @@ class EventLogFileSourceTest {
 
   @Test
   @DisplayName(
-      "ELF-1: run() with finite stops after the first cycle with nothing new; jittered waits")
-  void elf1_finiteRunAndJitter() throws Exception {
+      "ELF-1: run() with finite runs cycles back to back and stops after one with nothing new")
+  void elf1_finiteRunDrainsWithoutWaiting() throws Exception {
     rest.file("Login", "A", sf("2024-06-05T10:30:00Z"), sf("2024-06-05T10:00:00Z"), threeRows());
     EventLogFileSource src = source(settings(EventTypeSettings.of("Login")).withFinite(true));
 
@@ -620,7 +621,34 @@ class EventLogFileSourceTest {
 
     assertThat(out.real()).hasSize(3);
     assertThat(rest.queries()).hasSize(2);
-    assertThat(time.sleeps())
+    assertThat(time.sleeps()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("ELF-1, SRC-21: cycles are separated by a jittered poll_interval (stop-aware)")
+  void elf1_jitteredPollInterval() throws Exception {
+    rest.file("Login", "A", sf("2024-06-05T10:30:00Z"), sf("2024-06-05T10:00:00Z"), threeRows());
+    List<Duration> waits = new ArrayList<>();
+    TimeSource stopAfterFirstWait =
+        new TimeSource(
+            time.wall(),
+            time.ticker(),
+            (d, s) -> {
+              waits.add(d);
+              stop.stop();
+              return false;
+            });
+    new EventLogFileSource(
+            settings(EventTypeSettings.of("Login")),
+            rest,
+            store,
+            m.metrics,
+            stopAfterFirstWait,
+            cpu)
+        .run(out, stop);
+
+    assertThat(out.real()).hasSize(3);
+    assertThat(waits)
         .singleElement()
         .satisfies(d -> assertThat(d).isBetween(Duration.ofMinutes(54), Duration.ofMinutes(66)));
   }

@@ -1,0 +1,48 @@
+package io.sf2loki.app.demo;
+
+import io.sf2loki.core.model.Batch;
+import io.sf2loki.core.spi.PermanentSinkException;
+import io.sf2loki.core.spi.PushResult;
+import io.sf2loki.core.spi.RetryableSinkException;
+import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.time.StopSignal;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Wraps the Loki sink and counts real entries Loki accepted (delivered) and dropped. */
+final class CountingSink implements Sink {
+  private final Sink delegate;
+  private final AtomicLong delivered = new AtomicLong();
+  private final AtomicLong dropped = new AtomicLong();
+
+  CountingSink(Sink delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
+      throws RetryableSinkException, PermanentSinkException, InterruptedException {
+    try {
+      PushResult r = delegate.push(batch, singleAttempt, stop);
+      int d = r.droppedByReason().values().stream().mapToInt(Integer::intValue).sum();
+      dropped.addAndGet(d);
+      delivered.addAndGet(batch.realCount() - d);
+      return r;
+    } catch (PermanentSinkException e) {
+      dropped.addAndGet(batch.realCount());
+      throw e;
+    }
+  }
+
+  long delivered() {
+    return delivered.get();
+  }
+
+  long dropped() {
+    return dropped.get();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,75 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.cli.CommandActions;
+import io.sf2loki.app.cli.DemoOptions;
+import io.sf2loki.app.cli.Signals;
+import io.sf2loki.app.config.ConfigException;
+import io.sf2loki.app.config.ConfigLoader;
+import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.demo.DemoRunner;
+import io.sf2loki.app.logging.LogSetup;
+import io.sf2loki.core.time.StopSignal;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The real command actions of the CLI (SPEC CLI-3, CLI-4, CLI-5, FEAT-17): load and validate the
+ * configuration, then run the daemon, check only, or run the demo.
+ */
+public final class AppCommandActions implements CommandActions {
+  private final Map<String, String> env;
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public AppCommandActions(Map<String, String> env, PrintStream out, PrintStream err) {
+    this.env = env;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Actions on the process environment and standard streams. */
+  public static AppCommandActions system() {
+    return new AppCommandActions(System.getenv(), System.out, System.err);
+  }
+
+  @Override
+  public int run(Path configOrNull, boolean checkOnly) {
+    Sf2lokiConfig cfg;
+    try {
+      cfg = new ConfigLoader().load(configOrNull, env);
+      ConfigLoader.validateForDaemon(cfg);
+      Daemon.checkBuildable(cfg);
+    } catch (ConfigException | IllegalArgumentException e) {
+      err.println((checkOnly ? "config check FAILED: " : "sf2loki: ") + e.getMessage());
+      return Daemon.EXIT_CONFIG;
+    }
+    if (checkOnly) {
+      out.println("config check OK");
+      return 0;
+    }
+    LogSetup.configure(cfg.service().logLevel().yaml(), cfg.service().logFormat().yaml());
+    StopSignal stop = new StopSignal();
+    try (Signals signals = Signals.install(stop)) {
+      return new Daemon(cfg, DaemonOptions.production(), err).run(stop);
+    }
+  }
+
+  @Override
+  public int demo(DemoOptions options) {
+    return new DemoRunner(out, err).run(options);
+  }
+
+  @Override
+  public Optional<String> configuredHealthAddr(Path configOrNull) {
+    if (configOrNull == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new ConfigLoader().load(configOrNull, env).service().healthAddr());
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}
