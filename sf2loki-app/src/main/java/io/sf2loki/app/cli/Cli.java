@@ -220,10 +220,15 @@ public final class Cli {
         paramLabel = "DURATION",
         defaultValue = "30s",
         converter = DurationConverter.class,
-        description = "Upper bound on the run (e.g. 30s, 2m); the demo ends earlier once every row was delivered. Default: ${DEFAULT-VALUE}.")
+        description =
+            "Upper bound on the run (e.g. 30s, 2m); the demo ends earlier once every row was delivered. Default: ${DEFAULT-VALUE}.")
     Duration duration;
 
-    @Option(names = "--rate", paramLabel = "N", description = "Rows of each generated EventLogFile (the simulated org's activity per hour and event type). Default: 2000.")
+    @Option(
+        names = "--rate",
+        paramLabel = "N",
+        description =
+            "Rows of each generated EventLogFile (the simulated org's activity per hour and event type). Default: 2000.")
     Integer rate;
 
     @Option(

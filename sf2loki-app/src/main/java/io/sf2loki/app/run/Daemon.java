@@ -211,7 +211,12 @@ public final class Daemon {
         .log("authenticated to salesforce org");
 
     LokiSinkSettings sinkSettings = SettingsMapper.sink(cfg.sink().loki(), version);
-    Sink sink = options.sinkDecorator().apply(new LokiHttpSink(sinkSettings, m));
+    Sink sink =
+        options
+            .sinkDecorator()
+            .apply(
+                new LokiHttpSink(
+                    sinkSettings, m, options.time().sleeper(), new java.util.Random()));
     closers.push(sink);
     CpuPool cpu = new CpuPool();
     closers.push(cpu);
