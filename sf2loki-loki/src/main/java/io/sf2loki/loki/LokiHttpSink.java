@@ -29,6 +29,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -82,6 +85,7 @@ public final class LokiHttpSink implements Sink {
   private final Sleeper sleeper;
   private final RandomGenerator random;
   private final LokiEncoder encoder;
+  private final Executor cpu;
   private final ExecutorService executor;
   private final HttpClient client;
   private final String authorization;
@@ -103,6 +107,21 @@ public final class LokiHttpSink implements Sink {
    */
   public LokiHttpSink(
       LokiSinkSettings settings, Sf2lokiMetrics metrics, Sleeper sleeper, RandomGenerator random) {
+    this(settings, metrics, sleeper, random, Runnable::run);
+  }
+
+  /**
+   * As {@link #LokiHttpSink(LokiSinkSettings, Sf2lokiMetrics, Sleeper, RandomGenerator)}, encoding
+   * and compressing each request body on {@code cpuExecutor} — the application's bounded
+   * platform-thread pool (SPEC PIPE-26) — while the pushing virtual thread waits (interruptibly).
+   */
+  public LokiHttpSink(
+      LokiSinkSettings settings,
+      Sf2lokiMetrics metrics,
+      Sleeper sleeper,
+      RandomGenerator random,
+      Executor cpuExecutor) {
+    this.cpu = cpuExecutor;
     this.settings = settings;
     this.metrics = metrics;
     this.sleeper = sleeper;
@@ -277,7 +296,7 @@ public final class LokiHttpSink implements Sink {
   private Exchange exchange(List<LogEntry> entries, Push p)
       throws RetryableSinkException, InterruptedException {
     boolean withMetadata = metadataEnabled();
-    Exchange ex = send(encoder.encode(entries, withMetadata), p);
+    Exchange ex = send(encode(entries, withMetadata), p);
     if (withMetadata
         && ex.classification.kind() == Kind.METADATA_REFUSED
         && settings.structuredMetadata() == MetadataMode.AUTO) {
@@ -287,9 +306,30 @@ public final class LokiHttpSink implements Sink {
             .addKeyValue("body", excerpt(ex.body))
             .log("loki rejects structured metadata; sending entries without it");
       }
-      ex = send(encoder.encode(entries, false), p);
+      ex = send(encode(entries, false), p);
     }
     return ex;
+  }
+
+  /** Encodes on the CPU executor (PIPE-26); the caller's wait is interruptible. */
+  private EncodedRequest encode(List<LogEntry> entries, boolean withMetadata)
+      throws InterruptedException {
+    CompletableFuture<EncodedRequest> f =
+        CompletableFuture.supplyAsync(() -> encoder.encode(entries, withMetadata), cpu);
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   private Exchange send(EncodedRequest req, Push p)

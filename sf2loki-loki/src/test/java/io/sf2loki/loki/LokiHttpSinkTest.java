@@ -140,6 +140,35 @@ class LokiHttpSinkTest {
   }
 
   @Test
+  @DisplayName("PIPE-26: request bodies are encoded on the CPU executor, not the pushing thread")
+  void pipe26_encodesOnCpuExecutor() throws Exception {
+    stub(204, "");
+    java.util.concurrent.atomic.AtomicInteger tasks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newSingleThreadExecutor(r -> new Thread(r, "cpu-test"));
+    try {
+      sink =
+          new LokiHttpSink(
+              settings(),
+              metrics,
+              time.sleeper(),
+              new Random(7),
+              task ->
+                  pool.execute(
+                      () -> {
+                        tasks.incrementAndGet();
+                        task.run();
+                      }));
+      sink.push(batch("a", "b"), false);
+      assertThat(tasks).hasValue(1);
+      assertThat(requests()).hasSize(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   @DisplayName("SINK-2/SINK-3/SINK-4: 204 success, tenant header, user agent, snappy protobuf")
   void sink2SuccessWithTenantHeader() throws Exception {
     stub(204, "");

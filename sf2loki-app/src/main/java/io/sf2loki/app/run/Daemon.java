@@ -210,16 +210,20 @@ public final class Daemon {
         .addKeyValue("environment", org.org.salesforce().environment().yaml())
         .log("authenticated to salesforce org");
 
+    CpuPool cpu = new CpuPool();
+    closers.push(cpu);
     LokiSinkSettings sinkSettings = SettingsMapper.sink(cfg.sink().loki(), version);
     Sink sink =
         options
             .sinkDecorator()
             .apply(
                 new LokiHttpSink(
-                    sinkSettings, m, options.time().sleeper(), new java.util.Random()));
+                    sinkSettings,
+                    m,
+                    options.time().sleeper(),
+                    new java.util.Random(),
+                    cpu.executor()));
     closers.push(sink);
-    CpuPool cpu = new CpuPool();
-    closers.push(cpu);
     EntryLimiter limiter =
         new EntryLimiter(
             (int) Math.min(Integer.MAX_VALUE, cfg.sink().loki().batch().maxLineBytes()), m);
