@@ -9,10 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.app.demo.DemoScenario;
 import io.sf2loki.app.e2e.support.ConfigText;
-import io.sf2loki.app.e2e.support.FinalMetrics;
 import io.sf2loki.app.e2e.support.FiniteDaemon;
 import io.sf2loki.app.e2e.support.LogCapture;
 import io.sf2loki.app.run.AppCommandActions;
+import io.sf2loki.app.testing.RetainingMetricReader;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.spi.PushResult;
@@ -267,7 +267,7 @@ class BadInputTest {
   void nonJsonQueryResponseIsAPollError() throws Exception {
     try (DemoScenario s = scenario()) {
       s.org().faults().add("query", Fault.nonJson200().times(1));
-      FinalMetrics metrics = new FinalMetrics();
+      RetainingMetricReader metrics = new RetainingMetricReader();
 
       FiniteDaemon.Result r = FiniteDaemon.run(config(s), metrics, RUN_LIMIT);
 
@@ -323,7 +323,7 @@ class BadInputTest {
                   sink.close();
                 }
               };
-      FinalMetrics metrics = new FinalMetrics();
+      RetainingMetricReader metrics = new RetainingMetricReader();
 
       FiniteDaemon.Result r = FiniteDaemon.run(cfg, metrics, expireAfterFirstPush, RUN_LIMIT);
 
@@ -365,7 +365,7 @@ class BadInputTest {
       Instant logDate = now.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(4));
       Instant created = logDate.plus(Duration.ofMinutes(65)); // before both generated URI files
       String badId = s.org().addLogFile("URI", "Hourly", logDate, created, badCsv(defect, logDate));
-      FinalMetrics metrics = new FinalMetrics();
+      RetainingMetricReader metrics = new RetainingMetricReader();
 
       FiniteDaemon.Result r;
       List<ILoggingEvent> abandoned;
