@@ -18,8 +18,9 @@ import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.spi.StateLockException;
 import io.sf2loki.core.term.ActiveTerm;
-import io.sf2loki.core.term.LeadershipTerm;
 import io.sf2loki.core.term.NoopCoordinator;
+import io.sf2loki.core.term.TermListener;
+import io.sf2loki.core.term.TermManager;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
@@ -139,7 +140,6 @@ public final class Daemon {
     Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
     metrics = m;
     closers.push(m);
-    m.leader.set(1);
     m.installQueueDepth(activeTerm::queueDepth);
     registerDegradations();
     logStartup(version);
@@ -236,8 +236,8 @@ public final class Daemon {
             options.finite());
     boolean elfEnabled = org.org.sources().eventlogfile().enabled();
 
-    LeadershipTerm term =
-        new LeadershipTerm(
+    TermManager terms =
+        new TermManager(
             () -> {
               List<Source> sources = new ArrayList<>();
               if (elfEnabled) {
@@ -256,32 +256,47 @@ public final class Daemon {
                   gauges);
             },
             activeTerm,
-            store);
-    try {
-      new NoopCoordinator()
-          .run(
-              termStop -> {
+            store,
+            m,
+            new TermListener() {
+              @Override
+              public void termStarted() {
                 readiness.set(Readiness.State.READY);
-                return term.runTerm(termStop);
-              },
-              processStop);
-      log.atInfo().log("sf2loki stopped");
-      return EXIT_OK;
-    } catch (StateCorruptException e) {
-      err.println("sf2loki: " + e.getMessage());
-      return EXIT_CONFIG;
-    } catch (StateException e) {
-      err.println("sf2loki: state store failed: " + e.getMessage());
-      log.atError().setCause(e).log("state store failed");
-      return EXIT_CRASH;
+              }
+
+              @Override
+              public void standby() {
+                readiness.set(Readiness.State.STANDBY);
+              }
+            },
+            processStop,
+            failure -> false); // noop: fence/conflict/lock failures are fatal (HA-5)
+    TermManager.Outcome outcome;
+    try {
+      outcome = terms.run(new NoopCoordinator());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return EXIT_OK;
     } catch (Exception e) {
-      err.println("sf2loki: " + e);
-      log.atError().setCause(e).log("sf2loki crashed");
+      err.println("sf2loki: coordinator failed: " + e);
+      log.atError().setCause(e).log("coordinator failed");
       return EXIT_CRASH;
     }
+    if (outcome != TermManager.Outcome.CRASHED) {
+      log.atInfo().log("sf2loki stopped");
+      return EXIT_OK;
+    }
+    Throwable e = terms.crash().orElseThrow();
+    if (e instanceof StateCorruptException) {
+      err.println("sf2loki: " + e.getMessage());
+      return EXIT_CONFIG;
+    }
+    if (e instanceof StateException) {
+      err.println("sf2loki: state store failed: " + e.getMessage());
+      return EXIT_CRASH;
+    }
+    err.println("sf2loki: " + e);
+    return EXIT_CRASH;
   }
 
   private void registerDegradations() {

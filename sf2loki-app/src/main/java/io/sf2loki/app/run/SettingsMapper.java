@@ -80,7 +80,8 @@ final class SettingsMapper {
         cfg.service().shutdownGrace(),
         Duration.ofSeconds(1),
         Duration.ofSeconds(30),
-        staticLabels);
+        staticLabels,
+        cfg.state().minWriteInterval());
   }
 
   /**

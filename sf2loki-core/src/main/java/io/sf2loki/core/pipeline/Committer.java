@@ -1,51 +1,195 @@
 package io.sf2loki.core.pipeline;
 
-import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The term's committer (SPEC PIPE-9): per key the last value of a batch wins, keys of the
- * abandoned-key set are filtered out (PIPE-16), and what remains is written with one store write.
- * Serialised: both lanes commit through the same instance.
+ * The term's committer (SPEC PIPE-9): the pending key → value maps of both lanes and of the egress
+ * governor are merged in arrival order (a later value wins per key; keys of the abandoned-key set
+ * are filtered out, PIPE-16) and written with one store write, at most once per {@code
+ * state.min_write_interval}. Lanes never wait for the write ({@link #submit} only merges); a batch
+ * counts as committed, and the {@link CommitListener} runs, when the write covering it succeeded. A
+ * failed write ends the term (PIPE-12). After leadership loss every commit is skipped silently
+ * (HA-4).
+ *
+ * <p>Threads: {@link #run()} is the writer loop, on one thread owned by {@link Pipeline}; {@link
+ * #submit}, {@link #finish} and {@link #suppress} may be called from any thread. State is guarded
+ * by {@link #lock}.
  */
 public final class Committer {
   private static final Logger log = LoggerFactory.getLogger(Committer.class);
   private final CheckpointStore store;
   private final AbandonedKeys abandoned;
   private final CommitListener listener;
+  private final Duration minWriteInterval;
+  private final TimeSource time;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final StopSignal finishing = new StopSignal();
+  private Map<String, String> pending = new LinkedHashMap<>();
+  private boolean finished;
+  private volatile boolean suppressed;
+  private long lastWriteNanos;
+  private boolean wroteOnce;
+  private long writes;
 
-  public Committer(CheckpointStore store, AbandonedKeys abandoned, CommitListener listener) {
+  /**
+   * @param store the checkpoint store
+   * @param abandoned the term's abandoned-key set
+   * @param listener notified after each successful write (PIPE-10 gauges)
+   * @param minWriteInterval least time between two writes ({@code state.min_write_interval}, ≥ 0)
+   * @param time ticker for the interval and the sleeper that waits it out
+   */
+  public Committer(
+      CheckpointStore store,
+      AbandonedKeys abandoned,
+      CommitListener listener,
+      Duration minWriteInterval,
+      TimeSource time) {
     this.store = store;
     this.abandoned = abandoned;
     this.listener = listener;
+    this.minWriteInterval = minWriteInterval;
+    this.time = time;
   }
 
   /**
-   * Commits the tokens of {@code entries} (real and checkpoint-only alike).
-   *
-   * @return the key → value map written (empty when nothing remained)
-   * @throws io.sf2loki.core.spi.StateException when the store write fails (ends the term)
+   * Merges one commit (for each key the last value; PIPE-9) into the pending map. Never blocks on
+   * the store.
    */
-  public synchronized Map<String, String> commit(List<LogEntry> entries) {
-    Map<String, String> last = new LinkedHashMap<>();
-    for (LogEntry e : entries) {
-      last.put(e.checkpoint().key(), e.checkpoint().value());
+  public void submit(Map<String, String> values) {
+    if (values.isEmpty() || suppressed) {
+      return;
     }
-    last.keySet().removeIf(abandoned::contains);
-    if (last.isEmpty()) {
-      return last;
-    }
-    store.commitMany(last, Set.of());
+    lock.lock();
     try {
-      listener.committed(last);
+      if (finished) {
+        throw new IllegalStateException("commit after the committer finished");
+      }
+      values.forEach(
+          (k, v) -> {
+            if (!abandoned.contains(k)) {
+              pending.remove(k); // re-insert so arrival order is kept
+              pending.put(k, v);
+            }
+          });
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Ends the writer loop: with {@code writePending} the loop first writes what is pending (term end
+   * by stop or finite run); without it (leadership loss) pending values are discarded.
+   */
+  public void finish(boolean writePending) {
+    lock.lock();
+    try {
+      finished = true;
+      if (!writePending) {
+        pending.clear();
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    finishing.stop();
+  }
+
+  /** Skips every later commit silently (HA-4: the new leader owns the checkpoints). */
+  public void suppress() {
+    suppressed = true;
+    lock.lock();
+    try {
+      pending.clear();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Number of store writes done (tests). */
+  public long writes() {
+    lock.lock();
+    try {
+      return writes;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The writer loop; returns after {@link #finish} once nothing is left to write.
+   *
+   * @throws InterruptedException when cancelled
+   * @throws io.sf2loki.core.spi.StateException when a store write fails (ends the term)
+   */
+  public void run() throws InterruptedException {
+    while (true) {
+      Map<String, String> batch;
+      lock.lockInterruptibly();
+      try {
+        while (pending.isEmpty() && !finished) {
+          changed.await();
+        }
+        if (pending.isEmpty()) {
+          return;
+        }
+        long wait =
+            wroteOnce ? lastWriteNanos + minWriteInterval.toNanos() - time.ticker().nanoTime() : 0;
+        if (wait > 0 && !finished) {
+          lock.unlock();
+          try {
+            time.sleeper().sleep(Duration.ofNanos(wait), finishing);
+          } finally {
+            lock.lock();
+          }
+          continue;
+        }
+        batch = new LinkedHashMap<>(pending);
+        pending = new LinkedHashMap<>();
+      } finally {
+        lock.unlock();
+      }
+      write(batch);
+    }
+  }
+
+  private void write(Map<String, String> batch) {
+    batch.keySet().removeIf(abandoned::contains);
+    if (batch.isEmpty() || suppressed) {
+      return;
+    }
+    store.commitMany(batch, Set.of());
+    lock.lock();
+    try {
+      writes++;
+      wroteOnce = true;
+      lastWriteNanos = time.ticker().nanoTime();
+    } finally {
+      lock.unlock();
+    }
+    try {
+      listener.committed(batch);
     } catch (RuntimeException ex) {
       log.atDebug().setCause(ex).log("commit listener failed");
+    }
+  }
+
+  /** For each key the last value of {@code entries}' tokens (PIPE-9). */
+  static Map<String, String> lastValues(Iterable<io.sf2loki.core.model.LogEntry> entries) {
+    Map<String, String> last = new LinkedHashMap<>();
+    for (io.sf2loki.core.model.LogEntry e : entries) {
+      last.put(e.checkpoint().key(), e.checkpoint().value());
     }
     return last;
   }

@@ -45,6 +45,7 @@ final class LaneConsumer {
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final StopSignal stop;
+  private final LeadershipFlag leadership;
   private final Attributes successAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "success");
   private final Attributes retriedAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "retried");
 
@@ -61,7 +62,8 @@ final class LaneConsumer {
       UnaryOperator<LogEntry> limiter,
       Sf2lokiMetrics metrics,
       TimeSource time,
-      StopSignal stop) {
+      StopSignal stop,
+      LeadershipFlag leadership) {
     this.lane = lane;
     this.queue = queue;
     this.sink = sink;
@@ -72,6 +74,7 @@ final class LaneConsumer {
     this.metrics = metrics;
     this.time = time;
     this.stop = stop;
+    this.leadership = leadership;
   }
 
   /** When this lane's pushes started failing (PIPE-11), or empty when healthy. */
@@ -91,10 +94,45 @@ final class LaneConsumer {
    */
   void run() throws InterruptedException {
     List<LogEntry> batch = new ArrayList<>();
+    try {
+      consume(batch);
+    } catch (LeadershipLost lost) {
+      abandonOnLoss(lost.batch == null ? batch : lost.batch.entries());
+    }
+  }
+
+  /** HA-4, PIPE-17: nothing more is pushed; the batch and the queue are counted once, one WARN. */
+  private void abandonOnLoss(List<LogEntry> inHand) {
+    long real = inHand.stream().filter(e -> !e.checkpointOnly()).count();
+    real += queue.drainAll().stream().filter(e -> !e.checkpointOnly()).count();
+    pendingReal = 0;
+    metrics.pipelineEntriesAbandoned.add(
+        real,
+        Attributes.of(Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "leadership_lost"));
+    log.atWarn()
+        .addKeyValue("lane", lane.label())
+        .addKeyValue("entries", real)
+        .log("leadership lost; queued entries abandoned");
+  }
+
+  /** Thrown inside the consumer when leadership was lost: the term ends without pushing. */
+  private static final class LeadershipLost extends Exception {
+    private final transient Batch batch;
+
+    LeadershipLost(Batch batch) {
+      super(null, null, false, false);
+      this.batch = batch;
+    }
+  }
+
+  private void consume(List<LogEntry> batch) throws InterruptedException, LeadershipLost {
     long batchBytes = 0;
     long firstAt = 0;
     long intervalNanos = settings.flushInterval().toNanos();
     while (true) {
+      if (leadership.lost()) {
+        throw new LeadershipLost(null);
+      }
       long wait =
           batch.isEmpty()
               ? intervalNanos
@@ -112,7 +150,7 @@ final class LaneConsumer {
         }
         if (batch.size() >= settings.maxEntries() || batchBytes >= settings.maxBytes()) {
           flush(batch);
-          batch = new ArrayList<>();
+          batch.clear();
           batchBytes = 0;
         }
         continue;
@@ -125,17 +163,17 @@ final class LaneConsumer {
       }
       if (!batch.isEmpty() && time.ticker().nanoTime() - firstAt >= intervalNanos) {
         flush(batch);
-        batch = new ArrayList<>();
+        batch.clear();
         batchBytes = 0;
       }
     }
   }
 
-  private void flush(List<LogEntry> entries) throws InterruptedException {
+  private void flush(List<LogEntry> entries) throws InterruptedException, LeadershipLost {
     Batch batch = new Batch(entries);
     try {
       if (batch.isCheckpointOnly()) {
-        committer.commit(batch.entries()); // PIPE-6: not pushed, not governed
+        committer.submit(Committer.lastValues(batch.entries())); // PIPE-6: not pushed, not governed
         return;
       }
       pushUntilDone(batch);
@@ -144,9 +182,12 @@ final class LaneConsumer {
     }
   }
 
-  private void pushUntilDone(Batch batch) throws InterruptedException {
+  private void pushUntilDone(Batch batch) throws InterruptedException, LeadershipLost {
     Duration backoff = settings.retryInitial();
     while (true) {
+      if (leadership.lost()) {
+        throw new LeadershipLost(batch);
+      }
       boolean singleAttempt = stop.isStopped();
       long started = time.ticker().nanoTime();
       try {
@@ -159,7 +200,7 @@ final class LaneConsumer {
           metrics.lokiEntriesDropped.add(
               d.getValue(), Attributes.of(Sf2lokiMetrics.REASON, d.getKey()));
         }
-        committer.commit(batch.entries());
+        committer.submit(Committer.lastValues(batch.entries()));
         return;
       } catch (PermanentSinkException ex) {
         failingSince = null;
@@ -172,12 +213,15 @@ final class LaneConsumer {
             .addKeyValue("status", ex.status())
             .addKeyValue("error", ex.getMessage())
             .log("loki rejected batch permanently; entries dropped");
-        committer.commit(batch.entries());
+        committer.submit(Committer.lastValues(batch.entries()));
         return;
       } catch (RetryableSinkException ex) {
         metrics.lokiPush.add(1, retriedAttrs);
         if (failingSince == null) {
           failingSince = time.now();
+        }
+        if (leadership.lost()) {
+          throw new LeadershipLost(batch); // a push in flight at the loss is not retried
         }
         if (stop.isStopped()) {
           abandon(batch);
@@ -190,6 +234,9 @@ final class LaneConsumer {
             .addKeyValue("retry_in", backoff.toString())
             .log("loki push failed; retrying batch");
         if (!time.sleeper().sleep(backoff, stop)) {
+          if (leadership.lost()) {
+            throw new LeadershipLost(batch);
+          }
           abandon(batch);
           return;
         }

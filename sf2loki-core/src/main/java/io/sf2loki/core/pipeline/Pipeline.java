@@ -45,6 +45,7 @@ public final class Pipeline {
   private final UnaryOperator<LogEntry> limiter;
   private final StopSignal pipelineStop = new StopSignal();
   private final AbandonedKeys abandoned = new AbandonedKeys();
+  private final LeadershipFlag leadership = new LeadershipFlag();
   private final Committer committer;
   private final Map<Lane, LaneQueue> queues = new EnumMap<>(Lane.class);
   private final Map<Lane, LaneConsumer> consumers = new EnumMap<>(Lane.class);
@@ -76,7 +77,8 @@ public final class Pipeline {
     this.metrics = metrics;
     this.time = time;
     this.limiter = limiter;
-    this.committer = new Committer(store, abandoned, commitListener);
+    this.committer =
+        new Committer(store, abandoned, commitListener, settings.minWriteInterval(), time);
     Map<Lane, Integer> producers = new EnumMap<>(Lane.class);
     for (Source s : this.sources) {
       producers.merge(s.lane(), 1, Integer::sum);
@@ -98,7 +100,8 @@ public final class Pipeline {
                   limiter,
                   metrics,
                   time,
-                  pipelineStop));
+                  pipelineStop,
+                  leadership));
         });
   }
 
@@ -128,6 +131,27 @@ public final class Pipeline {
         .min(Instant::compareTo);
   }
 
+  /**
+   * Ends the term through leadership loss (HA-4): nothing more is pushed or committed; queued and
+   * batched entries are abandoned and counted ({@code reason="leadership_lost"}); the term's stop
+   * fires. {@link #run} then returns once every thread was joined.
+   */
+  public void loseLeadership() {
+    leadership.markLost();
+    committer.suppress();
+    pipelineStop.stop();
+  }
+
+  /** Whether {@link #loseLeadership()} was called. */
+  public boolean leadershipLost() {
+    return leadership.lost();
+  }
+
+  /** The term's committer (tests). */
+  Committer committer() {
+    return committer;
+  }
+
   /** The keys fenced by abandoned batches in this term (PIPE-15). */
   public AbandonedKeys abandonedKeys() {
     return abandoned;
@@ -155,7 +179,24 @@ public final class Pipeline {
     }
     stop.onStop(pipelineStop::stop);
     List<Thread> threads = new ArrayList<>();
-    CountDownLatch done = new CountDownLatch(sources.size() + consumers.size());
+    CountDownLatch done = new CountDownLatch(sources.size() + consumers.size() + 1);
+    java.util.concurrent.atomic.AtomicInteger consumersLeft =
+        new java.util.concurrent.atomic.AtomicInteger(consumers.size());
+    threads.add(
+        Thread.ofVirtual()
+            .name("committer")
+            .start(
+                () -> {
+                  try {
+                    committer.run();
+                  } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                  } catch (Throwable t) {
+                    fail(t, "committer");
+                  } finally {
+                    done.countDown();
+                  }
+                }));
     Map<String, Attributes> attrCache = LaneEmitter.newAttrCache();
     for (Source source : sources) {
       LaneQueue q = queues.get(source.lane());
@@ -190,9 +231,16 @@ public final class Pipeline {
                     } catch (Throwable t) {
                       fail(t, "lane " + c.getKey().label());
                     } finally {
+                      if (consumersLeft.decrementAndGet() == 0) {
+                        // the last consumer: write what is pending unless leadership was lost
+                        committer.finish(!leadership.lost());
+                      }
                       done.countDown();
                     }
                   }));
+    }
+    if (consumers.isEmpty()) {
+      committer.finish(true);
     }
     awaitDrain(done, threads);
     Throwable t = failure.get();

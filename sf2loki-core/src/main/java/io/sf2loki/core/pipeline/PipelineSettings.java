@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param retryInitial first wait between retries of a failing batch (PIPE-7: 1 s)
  * @param retryMax longest wait between retries of a failing batch (PIPE-7: 30 s)
  * @param staticLabels labels merged over every real entry's labels (PIPE-4)
+ * @param minWriteInterval least time between two checkpoint writes ({@code
+ *     state.min_write_interval}, PIPE-9)
  */
 public record PipelineSettings(
     int maxEntries,
@@ -27,7 +29,8 @@ public record PipelineSettings(
     Duration shutdownGrace,
     Duration retryInitial,
     Duration retryMax,
-    Map<String, String> staticLabels) {
+    Map<String, String> staticLabels,
+    Duration minWriteInterval) {
 
   public PipelineSettings {
     if (maxEntries < 1) {
@@ -39,9 +42,12 @@ public record PipelineSettings(
     Objects.requireNonNull(flushInterval, "flushInterval");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     staticLabels = Map.copyOf(staticLabels);
+    Objects.requireNonNull(minWriteInterval, "minWriteInterval");
   }
 
-  /** SPEC defaults: 1000 entries, 1 MiB, 1 s, 10000 entries, 256 MiB, 25 s grace. */
+  /**
+   * SPEC defaults: 1000 entries, 1 MiB, 1 s, 10000 entries, 256 MiB, 25 s grace, no write pause.
+   */
   public static PipelineSettings defaults(Map<String, String> staticLabels) {
     return new PipelineSettings(
         1000,
@@ -52,6 +58,7 @@ public record PipelineSettings(
         Duration.ofSeconds(25),
         Duration.ofSeconds(1),
         Duration.ofSeconds(30),
-        staticLabels);
+        staticLabels,
+        Duration.ZERO);
   }
 }

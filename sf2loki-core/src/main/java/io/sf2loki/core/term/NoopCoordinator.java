@@ -4,12 +4,13 @@ import io.sf2loki.core.spi.Coordinator;
 import io.sf2loki.core.time.StopSignal;
 
 /**
- * {@code coordinate.type: noop} (SPEC HA): a standalone replica leads at once and for its whole
- * life, so it runs exactly one term, which ends on process stop or when its sources finish.
+ * {@code coordinate.type: noop} (SPEC HA-2): acquires immediately and holds until the process stops
+ * (no {@code onLose}).
  */
 public final class NoopCoordinator implements Coordinator {
   @Override
-  public void run(TermRunner runner, StopSignal processStop) throws Exception {
-    runner.runTerm(processStop);
+  public void run(Leadership leadership, StopSignal stop) throws InterruptedException {
+    leadership.onAcquire();
+    stop.await();
   }
 }
