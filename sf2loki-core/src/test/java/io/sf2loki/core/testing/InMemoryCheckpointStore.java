@@ -13,6 +13,7 @@ public final class InMemoryCheckpointStore implements CheckpointStore {
   private final TreeMap<String, String> doc = new TreeMap<>();
   private final List<Map<String, String>> writes = new ArrayList<>();
   private int resets;
+  private RuntimeException writeFailure;
 
   public InMemoryCheckpointStore() {}
 
@@ -27,6 +28,9 @@ public final class InMemoryCheckpointStore implements CheckpointStore {
 
   @Override
   public synchronized void commitMany(Map<String, String> values, Set<String> keysToRemove) {
+    if (writeFailure != null) {
+      throw writeFailure;
+    }
     doc.putAll(values);
     keysToRemove.forEach(doc::remove);
     writes.add(Map.copyOf(values));
@@ -45,6 +49,11 @@ public final class InMemoryCheckpointStore implements CheckpointStore {
   @Override
   public synchronized void reset() {
     resets++;
+  }
+
+  /** Makes every later write throw {@code failure} (null: writes succeed again). */
+  public synchronized void failWritesWith(RuntimeException failure) {
+    this.writeFailure = failure;
   }
 
   /** Every commitMany call's values, in order. */
