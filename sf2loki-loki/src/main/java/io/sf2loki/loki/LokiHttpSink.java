@@ -383,6 +383,7 @@ public final class LokiHttpSink implements Sink {
         .addKeyValue("status", ex.status)
         .addKeyValue("reason", reason)
         .addKeyValue("entries", entries.size())
+        .addKeyValue("restamped", p.restampPhase)
         .addKeyValue("body", excerpt(ex.body))
         .log("loki rejected entries permanently; dropping them");
   }
