@@ -1,5 +1,6 @@
 package io.sf2loki.loki;
 
+import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.LogEntry;
@@ -19,7 +20,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Deque;
@@ -41,7 +44,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes batches to Loki's HTTP push API (SPEC SINK-1…SINK-12).
+ * Pushes batches to Loki's HTTP push API (SPEC SINK-1…SINK-13).
  *
  * <ul>
  *   <li>Headers (SINK-2): {@code Authorization: Basic base64("<tenant or empty>:<token>")} when an
@@ -56,15 +59,29 @@ import org.slf4j.LoggerFactory;
  *       the {@code auto} fallback (SINK-12).
  * </ul>
  *
- * <p>Per-entry rejections ({@code too_far_behind}, {@code too_old}, {@code too_new}, {@code
- * line_too_long}) are dropped with their reason; SINK-13 restamping is not implemented yet. Entries
- * dropped during a push that then fails retryably are remembered for that {@link Batch} instance
- * (by identity, for the last few batches) and excluded from, and reported by, its next attempt, so
- * nothing is counted twice (SINK-10).
+ * <p>Per-entry rejections (SINK-8 / SINK-10 rule 1, SINK-13): entries rejected as {@code too_new}
+ * or {@code line_too_long} are dropped with their reason. Entries rejected as {@code
+ * too_far_behind} or {@code too_old} are dropped too under {@link
+ * LokiSinkSettings.LateEntries#DROP}; under {@link LokiSinkSettings.LateEntries#RESTAMP} (default)
+ * they are restamped once ({@link Restamper}: now, strictly increasing per stream, {@code
+ * late="true"}, metadata {@code event_time} = the original timestamp, line unchanged), counted in
+ * {@code sf2loki_loki_entries_restamped{reason}} and pushed in follow-up requests after the batch's
+ * own requests, split to {@link LokiSinkSettings#maxEntries()} / {@link
+ * LokiSinkSettings#maxBytes()} (Σ line bytes + 64, PIPE-5). A restamped entry that Loki rejects
+ * again, for any permanent or per-entry reason, is dropped under that new reason; it is never
+ * restamped twice.
+ *
+ * <p>Entries dropped, restamped or delivered in restamped form during a push that then fails
+ * retryably are remembered for that {@link Batch} instance (by identity, for the last few batches):
+ * its next attempt excludes them, re-sends restamped entries not yet delivered in the same
+ * restamped form (same timestamp), and reports the drops once, so nothing is sent, counted or
+ * restamped twice (SINK-10).
  *
  * <p>Metrics recorded here: {@code sf2loki_loki_bytes_pushed} (body bytes of every accepted
- * request) and {@code sf2loki_loki_structured_metadata_enabled}. Drops are returned in {@link
- * PushResult#droppedByReason()} (or as {@link PermanentSinkException}) for the pipeline to count.
+ * request), {@code sf2loki_loki_structured_metadata_enabled} and {@code
+ * sf2loki_loki_entries_restamped{reason}} (when an entry is restamped). Drops are returned in
+ * {@link PushResult#droppedByReason()} (or as {@link PermanentSinkException}) for the pipeline to
+ * count.
  *
  * <p>Thread-safe: both lanes may push concurrently.
  */
@@ -79,6 +96,11 @@ public final class LokiHttpSink implements Sink {
   private static final Duration MAX_WAIT = Duration.ofSeconds(60);
   private static final int REMEMBERED_BATCHES = 8;
   private static final int BODY_EXCERPT = 512;
+  private static final String TOO_FAR_BEHIND = "too_far_behind";
+  private static final String TOO_OLD = "too_old";
+
+  /** PIPE-5: per-entry overhead added to the line bytes when sizing a request. */
+  private static final int ENTRY_OVERHEAD_BYTES = 64;
 
   private final LokiSinkSettings settings;
   private final Sf2lokiMetrics metrics;
@@ -92,6 +114,7 @@ public final class LokiHttpSink implements Sink {
   private final StopSignal closed = new StopSignal();
   private final AtomicBoolean metadataDisabled = new AtomicBoolean();
   private final AtomicLong failureStreak = new AtomicLong();
+  private final Restamper restamper;
 
   /** Guarded by itself: drops of batches whose last push failed retryably (SINK-10). */
   private final Deque<Marks> pendingMarks = new ArrayDeque<>();
@@ -114,6 +137,7 @@ public final class LokiHttpSink implements Sink {
    * As {@link #LokiHttpSink(LokiSinkSettings, Sf2lokiMetrics, Sleeper, RandomGenerator)}, encoding
    * and compressing each request body on {@code cpuExecutor} — the application's bounded
    * platform-thread pool (SPEC PIPE-26) — while the pushing virtual thread waits (interruptibly).
+   * Restamps (SINK-13) use the system clock.
    */
   public LokiHttpSink(
       LokiSinkSettings settings,
@@ -121,6 +145,28 @@ public final class LokiHttpSink implements Sink {
       Sleeper sleeper,
       RandomGenerator random,
       Executor cpuExecutor) {
+    this(settings, metrics, sleeper, random, cpuExecutor, InstantSource.system());
+  }
+
+  /**
+   * The full constructor.
+   *
+   * @param settings URL, identity, encoding, timeouts, late-entry mode and batch limits
+   * @param metrics the application instance's metrics
+   * @param sleeper waits between in-sink retries (SINK-9)
+   * @param random jitter source for retry waits
+   * @param cpuExecutor where request bodies are encoded and compressed (PIPE-26)
+   * @param clock the local clock whose now stamps restamped late entries (SINK-13); the restamp
+   *     clock built on it lives as long as this sink (PIPE-20: build one sink per process)
+   */
+  public LokiHttpSink(
+      LokiSinkSettings settings,
+      Sf2lokiMetrics metrics,
+      Sleeper sleeper,
+      RandomGenerator random,
+      Executor cpuExecutor,
+      InstantSource clock) {
+    this.restamper = new Restamper(clock);
     this.cpu = cpuExecutor;
     this.settings = settings;
     this.metrics = metrics;
@@ -180,16 +226,17 @@ public final class LokiHttpSink implements Sink {
     Marks marks = takeMarks(batch);
     List<LogEntry> entries = marks.isEmpty() ? all : marks.remaining(all);
     Push p = new Push(singleAttempt, marks, marks.isEmpty(), stop);
-    if (!entries.isEmpty()) {
-      try {
+    try {
+      if (!entries.isEmpty()) {
         Exchange ex = exchange(entries, p);
         process(entries, ex, p, 0);
-      } catch (RetryableSinkException e) {
-        if (!marks.isEmpty()) {
-          rememberMarks(marks);
-        }
-        throw e;
       }
+      pushRestamped(p);
+    } catch (RetryableSinkException e) {
+      if (!marks.isEmpty()) {
+        rememberMarks(marks);
+      }
+      throw e;
     }
     return new PushResult(p.bytes, marks.counts);
   }
@@ -210,6 +257,9 @@ public final class LokiHttpSink implements Sink {
     Classification c = ex.classification;
     switch (c.kind()) {
       case SUCCESS -> {
+        if (p.restampPhase) {
+          p.marks.delivered(entries);
+        }
         p.bytes += ex.bodyBytes;
         metrics.lokiBytesPushed.add(ex.bodyBytes);
         long streak = failureStreak.getAndSet(0);
@@ -230,7 +280,7 @@ public final class LokiHttpSink implements Sink {
           throw fail("loki rejected the request as a whole: configuration outage", 400, ex.body);
       case PER_ENTRY -> {
         if (n == 1 || LokiResponses.coversAll(ex.body, n)) {
-          drop(entries, c.reason(), ex, p, depth);
+          rejected(entries, c.reason(), ex, p, depth);
         } else {
           split(entries, p, depth);
         }
@@ -272,9 +322,57 @@ public final class LokiHttpSink implements Sink {
     return ex.status == 400 && ex.classification.kind() == Kind.SPLITTABLE;
   }
 
+  /** SINK-13: too-far-behind / too-old entries of the batch are restamped; the rest dropped. */
+  private void rejected(List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
+      throws PermanentSinkException {
+    if (!p.restampPhase
+        && settings.lateEntries() == LokiSinkSettings.LateEntries.RESTAMP
+        && (reason.equals(TOO_FAR_BEHIND) || reason.equals(TOO_OLD))) {
+      p.marks.restamp(entries, restamper.restamp(entries));
+      metrics.lokiEntriesRestamped.add(
+          entries.size(), Attributes.of(Sf2lokiMetrics.REASON, reason));
+      log.atInfo()
+          .addKeyValue("status", ex.status)
+          .addKeyValue("reason", reason)
+          .addKeyValue("entries", entries.size())
+          .addKeyValue("body", excerpt(ex.body))
+          .log("loki rejected late entries; restamping them");
+      return;
+    }
+    drop(entries, reason, ex, p, depth);
+  }
+
+  /**
+   * SINK-13: pushes the batch's restamped entries not yet delivered, in follow-up requests of at
+   * most {@code maxEntries} entries, each closed once Σ(line bytes + 64) reaches {@code maxBytes}.
+   * Rejections drop (never restamp again); a retryable failure propagates with the marks kept.
+   */
+  private void pushRestamped(Push p)
+      throws RetryableSinkException, PermanentSinkException, InterruptedException {
+    List<LogEntry> pending = p.marks.pendingRestamps();
+    if (pending.isEmpty()) {
+      return;
+    }
+    p.restampPhase = true;
+    int from = 0;
+    while (from < pending.size()) {
+      int to = from;
+      long bytes = 0;
+      while (to < pending.size()
+          && to - from < settings.maxEntries()
+          && (to == from || bytes < settings.maxBytes())) {
+        bytes += pending.get(to).lineBytes() + ENTRY_OVERHEAD_BYTES;
+        to++;
+      }
+      List<LogEntry> chunk = pending.subList(from, to);
+      process(chunk, exchange(chunk, p), p, 0);
+      from = to;
+    }
+  }
+
   private void drop(List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
       throws PermanentSinkException {
-    if (depth == 0 && p.wholeBatch) {
+    if (depth == 0 && p.wholeBatch && !p.restampPhase) {
       throw new PermanentSinkException(
           "loki rejected the batch permanently: HTTP " + ex.status + " (" + reason + ")",
           ex.status,
@@ -285,6 +383,7 @@ public final class LokiHttpSink implements Sink {
         .addKeyValue("status", ex.status)
         .addKeyValue("reason", reason)
         .addKeyValue("entries", entries.size())
+        .addKeyValue("restamped", p.restampPhase)
         .addKeyValue("body", excerpt(ex.body))
         .log("loki rejected entries permanently; dropping them");
   }
@@ -470,32 +569,76 @@ public final class LokiHttpSink implements Sink {
     }
   }
 
-  /** Entries of one batch dropped so far, by identity, and their counts per reason. */
+  /**
+   * What happened to entries of one batch so far (SINK-10, SINK-13), by identity: originals dropped
+   * (with counts per reason), originals restamped (with their restamped form), restamped forms
+   * delivered. Confined to the pushing thread while a push runs.
+   */
   private static final class Marks {
     final Batch batch;
     final Set<LogEntry> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
     final Map<String, Integer> counts = new HashMap<>();
+
+    /** Restamped form → original. */
+    final Map<LogEntry, LogEntry> originalOf = new IdentityHashMap<>();
+
+    /** Restamped forms in restamp order. */
+    final List<LogEntry> restamped = new ArrayList<>();
+
+    final Set<LogEntry> restampedOriginals = Collections.newSetFromMap(new IdentityHashMap<>());
+    final Set<LogEntry> delivered = Collections.newSetFromMap(new IdentityHashMap<>());
 
     Marks(Batch batch) {
       this.batch = batch;
     }
 
     boolean isEmpty() {
-      return dropped.isEmpty();
+      return dropped.isEmpty() && restamped.isEmpty();
     }
 
+    /** Marks {@code entries} (originals or restamped forms) dropped under {@code reason}. */
     void add(List<LogEntry> entries, String reason) {
       int added = 0;
       for (LogEntry e : entries) {
-        if (dropped.add(e)) {
+        if (dropped.add(originalOf.getOrDefault(e, e))) {
           added++;
         }
       }
       counts.merge(reason, added, Integer::sum);
     }
 
+    /** Records the restamped forms ({@code forms}, index-aligned) of {@code originals}. */
+    void restamp(List<LogEntry> originals, List<LogEntry> forms) {
+      for (int i = 0; i < originals.size(); i++) {
+        LogEntry o = originals.get(i);
+        if (restampedOriginals.add(o)) {
+          originalOf.put(forms.get(i), o);
+          restamped.add(forms.get(i));
+        }
+      }
+    }
+
+    /** Marks restamped forms as delivered. */
+    void delivered(List<LogEntry> forms) {
+      delivered.addAll(forms);
+    }
+
+    /** Restamped forms neither delivered nor dropped, in restamp order. */
+    List<LogEntry> pendingRestamps() {
+      List<LogEntry> out = new ArrayList<>();
+      for (LogEntry r : restamped) {
+        if (!delivered.contains(r) && !dropped.contains(originalOf.get(r))) {
+          out.add(r);
+        }
+      }
+      return out;
+    }
+
+    /** Originals neither dropped nor restamped, in batch order. */
     List<LogEntry> remaining(List<LogEntry> all) {
-      return all.stream().filter(e -> !dropped.contains(e)).toList();
+      return all.stream()
+          .filter(e -> !dropped.contains(e) && !restampedOriginals.contains(e))
+          .toList();
     }
   }
 
@@ -506,6 +649,9 @@ public final class LokiHttpSink implements Sink {
     final boolean wholeBatch;
     final StopSignal stop;
     long bytes;
+
+    /** True while the batch's restamped entries are pushed (SINK-13). */
+    boolean restampPhase;
 
     Push(boolean singleAttempt, Marks marks, boolean wholeBatch, StopSignal stop) {
       this.stop = stop;

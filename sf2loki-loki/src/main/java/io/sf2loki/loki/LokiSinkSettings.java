@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Settings of {@link LokiHttpSink} ({@code sink.loki.*}, SPEC SINK-2, SINK-3, SINK-12, CFG-23).
+ * Settings of {@link LokiHttpSink} ({@code sink.loki.*}, SPEC SINK-2, SINK-3, SINK-12, SINK-13,
+ * CFG-23, PIPE-5).
  *
  * @param url full push URL, e.g. {@code https://host/loki/api/v1/push}
  * @param tenantId {@code tenant_id}, or null; sent as {@code X-Scope-OrgID} unless {@code
@@ -18,6 +19,13 @@ import java.util.Objects;
  * @param version product version for {@code User-Agent: sf2loki/<version>}
  * @param connectTimeout TCP/TLS connect timeout; SPEC default 10 s (null → default)
  * @param requestTimeout whole-request timeout; SPEC default 30 s (null → default)
+ * @param lateEntries {@code late_entries}: what to do with entries Loki rejects as too far behind
+ *     or too old (SINK-13); null → {@link LateEntries#RESTAMP}
+ * @param maxEntries {@code batch.max_entries}: most entries per follow-up request of restamped
+ *     entries (PIPE-5, SINK-13); ≤ 0 → {@value #DEFAULT_MAX_ENTRIES}
+ * @param maxBytes {@code batch.max_bytes}: a follow-up request of restamped entries is closed once
+ *     Σ(line bytes + 64) reaches this many bytes (PIPE-5, SINK-13); ≤ 0 → {@value
+ *     #DEFAULT_MAX_BYTES}
  */
 public record LokiSinkSettings(
     URI url,
@@ -28,13 +36,33 @@ public record LokiSinkSettings(
     MetadataMode structuredMetadata,
     String version,
     Duration connectTimeout,
-    Duration requestTimeout) {
+    Duration requestTimeout,
+    LateEntries lateEntries,
+    int maxEntries,
+    long maxBytes) {
+
+  /** {@code sink.loki.late_entries} (SPEC SINK-13). */
+  public enum LateEntries {
+    /**
+     * Default: entries rejected as {@code too_far_behind} or {@code too_old} are pushed once more
+     * with a fresh timestamp, label {@code late="true"} and metadata {@code event_time}.
+     */
+    RESTAMP,
+    /** Such entries are dropped and counted under their reason. */
+    DROP
+  }
 
   /** SINK-3 connect timeout. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   /** SINK-3 request timeout. */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+  /** PIPE-5 / CFG {@code batch.max_entries} default. */
+  public static final int DEFAULT_MAX_ENTRIES = 1000;
+
+  /** PIPE-5 / CFG {@code batch.max_bytes} default (1 MiB). */
+  public static final long DEFAULT_MAX_BYTES = 1_048_576L;
 
   /**
    * @throws NullPointerException if {@code url} is null
@@ -49,11 +77,44 @@ public record LokiSinkSettings(
     requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
     tenantId = tenantId == null || tenantId.isEmpty() ? null : tenantId;
     authToken = authToken == null || authToken.isEmpty() ? null : authToken;
+    lateEntries = lateEntries == null ? LateEntries.RESTAMP : lateEntries;
+    maxEntries = maxEntries <= 0 ? DEFAULT_MAX_ENTRIES : maxEntries;
+    maxBytes = maxBytes <= 0 ? DEFAULT_MAX_BYTES : maxBytes;
+  }
+
+  /**
+   * The settings without SINK-13 options: late entries restamped, SPEC default batch limits.
+   *
+   * @throws NullPointerException if {@code url} is null
+   */
+  public LokiSinkSettings(
+      URI url,
+      String tenantId,
+      String authToken,
+      Encoding encoding,
+      Compression compression,
+      MetadataMode structuredMetadata,
+      String version,
+      Duration connectTimeout,
+      Duration requestTimeout) {
+    this(
+        url,
+        tenantId,
+        authToken,
+        encoding,
+        compression,
+        structuredMetadata,
+        version,
+        connectTimeout,
+        requestTimeout,
+        null,
+        0,
+        0);
   }
 
   /** Defaults for everything but the URL and version: protobuf, snappy, auto, no auth. */
   public static LokiSinkSettings of(URI url, String version) {
-    return new LokiSinkSettings(url, null, null, null, null, null, version, null, null);
+    return new LokiSinkSettings(url, null, null, null, null, null, version, null, null, null, 0, 0);
   }
 
   /** A copy with another body format and compression. */
@@ -67,7 +128,10 @@ public record LokiSinkSettings(
         structuredMetadata,
         version,
         connectTimeout,
-        requestTimeout);
+        requestTimeout,
+        lateEntries,
+        maxEntries,
+        maxBytes);
   }
 
   /** A copy with another tenant and token. */
@@ -81,7 +145,10 @@ public record LokiSinkSettings(
         structuredMetadata,
         version,
         connectTimeout,
-        requestTimeout);
+        requestTimeout,
+        lateEntries,
+        maxEntries,
+        maxBytes);
   }
 
   /** A copy with another structured-metadata mode. */
@@ -95,7 +162,49 @@ public record LokiSinkSettings(
         mode,
         version,
         connectTimeout,
-        requestTimeout);
+        requestTimeout,
+        lateEntries,
+        maxEntries,
+        maxBytes);
+  }
+
+  /** A copy with another {@code late_entries} mode (SINK-13); null → {@code RESTAMP}. */
+  public LokiSinkSettings withLateEntries(LateEntries mode) {
+    return new LokiSinkSettings(
+        url,
+        tenantId,
+        authToken,
+        encoding,
+        compression,
+        structuredMetadata,
+        version,
+        connectTimeout,
+        requestTimeout,
+        mode,
+        maxEntries,
+        maxBytes);
+  }
+
+  /**
+   * A copy with other batch limits for follow-up requests of restamped entries (PIPE-5, SINK-13).
+   *
+   * @param newMaxEntries entries per request; ≤ 0 → default 1000
+   * @param newMaxBytes bytes (Σ line bytes + 64 per entry) per request; ≤ 0 → default 1 MiB
+   */
+  public LokiSinkSettings withBatchLimits(int newMaxEntries, long newMaxBytes) {
+    return new LokiSinkSettings(
+        url,
+        tenantId,
+        authToken,
+        encoding,
+        compression,
+        structuredMetadata,
+        version,
+        connectTimeout,
+        requestTimeout,
+        lateEntries,
+        newMaxEntries,
+        newMaxBytes);
   }
 
   /** Never prints the auth token. */
@@ -119,6 +228,12 @@ public record LokiSinkSettings(
         + connectTimeout
         + ", requestTimeout="
         + requestTimeout
+        + ", lateEntries="
+        + lateEntries
+        + ", maxEntries="
+        + maxEntries
+        + ", maxBytes="
+        + maxBytes
         + "]";
   }
 }

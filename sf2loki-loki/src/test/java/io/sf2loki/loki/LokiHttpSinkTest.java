@@ -400,21 +400,28 @@ class LokiHttpSinkTest {
   }
 
   @Test
-  @DisplayName("SINK-10 rule 1: every entry rejected for one reason → handled without splitting")
+  @DisplayName(
+      "SINK-10 rule 1: every entry rejected for one reason → handled without splitting (drop"
+          + " mode: permanent)")
   void sink10WholeRequestPerEntryReason() {
     stub(
         400,
         "entry with timestamp 2021-11-08 03:30:43 +0000 UTC ignored, reason: 'entry too far"
             + " behind, oldest acceptable timestamp is: 2021-11-08T04:00:00Z',\n"
             + "user 'fake', total ignored: 4 out of 4 for stream: {job=\"sf2loki\"}");
-    assertThatThrownBy(() -> sink(settings()).push(batch("a", "b", "c", "d"), false))
+    assertThatThrownBy(
+            () ->
+                sink(settings().withLateEntries(LokiSinkSettings.LateEntries.DROP))
+                    .push(batch("a", "b", "c", "d"), false))
         .isInstanceOfSatisfying(
             PermanentSinkException.class, e -> assertThat(e.reason()).isEqualTo("too_far_behind"));
     assertThat(requests()).hasSize(1);
   }
 
   @Test
-  @DisplayName("SINK-10: per-entry reason on part of a request splits; the late entry is dropped")
+  @DisplayName(
+      "SINK-10: per-entry reason on part of a request splits; the late entry is dropped (drop"
+          + " mode)")
   void sink10PartialPerEntry() throws Exception {
     stub(204, "");
     wm.stubFor(
@@ -427,8 +434,11 @@ class LokiHttpSinkTest {
                     .withBody(
                         "entry for stream '{job=\"sf2loki\"}' has timestamp too old: x, oldest"
                             + " acceptable timestamp is: y")));
-    PushResult r = sink(json()).push(batch("a", "OLD", "c"), false);
+    PushResult r =
+        sink(json().withLateEntries(LokiSinkSettings.LateEntries.DROP))
+            .push(batch("a", "OLD", "c"), false);
     assertThat(r.droppedByReason()).isEqualTo(Map.of("too_old", 1));
+    assertThat(requests()).noneMatch(q -> body(q).contains("\"late\""));
   }
 
   @Test

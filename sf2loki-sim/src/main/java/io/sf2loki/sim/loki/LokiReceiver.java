@@ -35,8 +35,12 @@ import org.slf4j.LoggerFactory;
  * present timestamp, and optionally structured-metadata refusal, maximum sample age, creation grace
  * period and a per-stream out-of-order window. Valid entries are stored even when others of the
  * same request fail (partial acceptance); failures answer 400 {@code text/plain} with Loki's
- * grouped message. Zero streams answer 422. Success answers 204. Within one stream an entry with
- * the same nanosecond timestamp and line as a stored one is dropped (Loki's duplicate collapse).
+ * grouped message — or, with {@link Builder#ingesterErrors(boolean)}, out-of-order rejections in
+ * the ingester's {@code entry with timestamp … ignored, reason: '…'} / {@code total ignored: k out
+ * of n for stream: …} form, which then wins over distributor errors as in Loki. Times in the
+ * too-old and too-far-behind messages are RFC 3339 with whole seconds (Go's {@code time.RFC3339}).
+ * Zero streams answer 422. Success answers 204. Within one stream an entry with the same nanosecond
+ * timestamp and line as a stored one is dropped (Loki's duplicate collapse).
  *
  * <p>{@code GET /ready} answers 200 {@code ready}. Thread-safe; {@link #close()} stops everything.
  */
@@ -54,6 +58,17 @@ public final class LokiReceiver implements AutoCloseable {
   private final Duration creationGracePeriod;
   private final Duration outOfOrderWindow;
   private final InstantSource clock;
+  private final boolean ingesterErrors;
+
+  /** Go's {@code time.RFC3339} layout for UTC: whole seconds, {@code Z}. */
+  private static final java.time.format.DateTimeFormatter RFC3339 =
+      java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
+          .withZone(java.time.ZoneOffset.UTC);
+
+  /**
+   * At most this many rejected entries are listed per stream (ingester.max-ignored-stream-errors).
+   */
+  private static final int MAX_LISTED_INGESTER_ERRORS = 10;
 
   private final Map<Map<String, String>, StreamStore> streams = new LinkedHashMap<>();
   private final List<RecordedRequest> requests = new ArrayList<>();
@@ -76,6 +91,7 @@ public final class LokiReceiver implements AutoCloseable {
     this.creationGracePeriod = b.creationGracePeriod;
     this.outOfOrderWindow = b.outOfOrderWindow;
     this.clock = b.clock;
+    this.ingesterErrors = b.ingesterErrors;
     this.server =
         new LoopbackServer(
             b.port,
@@ -237,8 +253,12 @@ public final class LokiReceiver implements AutoCloseable {
             null);
         return;
       }
-      List<String> errors = store(decoded);
-      if (errors.isEmpty()) {
+      String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
+      List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
+      if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
+        respond(
+            ex, headers, body.length, 400, errors.get(0).substring(INGESTER_PREFIX.length()), null);
+      } else if (errors.isEmpty()) {
         respond(ex, headers, body.length, 204, "", null);
       } else {
         respond(ex, headers, body.length, 400, group(errors), null);
@@ -261,9 +281,17 @@ public final class LokiReceiver implements AutoCloseable {
     return n;
   }
 
-  /** Validates and stores; returns the validation error messages (empty = all accepted). */
-  private List<String> store(List<PushedStream> decoded) {
+  private static final String INGESTER_PREFIX = "\u0000ingester:";
+
+  /**
+   * Validates and stores; returns the validation error messages (empty = all accepted), or, when
+   * the ingester form is on and an out-of-order rejection happened, one message prefixed with
+   * {@link #INGESTER_PREFIX}: the last failing stream's ingester error (Loki's instance push keeps
+   * the last stream error).
+   */
+  private List<String> store(List<PushedStream> decoded, String tenant) {
     List<String> errors = new ArrayList<>();
+    String ingesterError = null;
     Instant now = clock.instant();
     synchronized (this) {
       for (PushedStream s : decoded) {
@@ -293,10 +321,27 @@ public final class LokiReceiver implements AutoCloseable {
           continue;
         }
         Map<String, String> key = Collections.unmodifiableMap(new TreeMap<>(labels));
+        List<String> ignored = new ArrayList<>();
+        int reachedIngester = 0;
         for (PushedEntry e : s.entries()) {
           String err = validate(e, rendered, key, now);
           if (err != null) {
             errors.add(err);
+            continue;
+          }
+          reachedIngester++;
+          String behind = tooFarBehind(e, key);
+          if (behind != null) {
+            if (ingesterErrors) {
+              ignored.add(
+                  "entry with timestamp "
+                      + goTimeString(e.timestamp())
+                      + " ignored, reason: '"
+                      + behind
+                      + "',\n");
+            } else {
+              errors.add(behind);
+            }
             continue;
           }
           StreamStore st = streams.computeIfAbsent(key, k -> new StreamStore());
@@ -309,9 +354,54 @@ public final class LokiReceiver implements AutoCloseable {
             st.newest = e.timestamp();
           }
         }
+        if (!ignored.isEmpty()) {
+          StringBuilder sb = new StringBuilder();
+          ignored.stream().limit(MAX_LISTED_INGESTER_ERRORS).forEach(sb::append);
+          sb.append("user '")
+              .append(tenant)
+              .append("', total ignored: ")
+              .append(ignored.size())
+              .append(" out of ")
+              .append(reachedIngester)
+              .append(" for stream: ")
+              .append(rendered);
+          ingesterError = sb.toString();
+        }
       }
     }
-    return errors;
+    return ingesterError != null ? List.of(INGESTER_PREFIX + ingesterError) : errors;
+  }
+
+  /** Go's {@code time.Time.String()} for a UTC instant: fraction without trailing zeros. */
+  static String goTimeString(Instant t) {
+    String base =
+        java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss")
+            .withZone(java.time.ZoneOffset.UTC)
+            .format(t);
+    String frac = "";
+    if (t.getNano() != 0) {
+      frac = String.format(Locale.ROOT, ".%09d", t.getNano()).replaceAll("0+$", "");
+    }
+    return base + frac + " +0000 UTC";
+  }
+
+  /** The chunk's out-of-order message when {@code e} is behind its stream's window, else null. */
+  private String tooFarBehind(PushedEntry e, Map<String, String> key) {
+    if (outOfOrderWindow == null) {
+      return null;
+    }
+    StreamStore st = streams.get(key);
+    if (st == null || st.newest == null) {
+      return null;
+    }
+    Instant oldest = st.newest.minus(outOfOrderWindow);
+    if (!e.timestamp().isBefore(oldest)) {
+      return null;
+    }
+    return "entry too far behind, entry timestamp is: "
+        + RFC3339.format(e.timestamp())
+        + ", oldest acceptable timestamp is: "
+        + RFC3339.format(oldest);
   }
 
   private String validate(PushedEntry e, String stream, Map<String, String> key, Instant now) {
@@ -343,24 +433,12 @@ public final class LokiReceiver implements AutoCloseable {
       return "entry for stream '"
           + stream
           + "' has timestamp too old: "
-          + e.timestamp()
+          + RFC3339.format(e.timestamp())
           + ", oldest acceptable timestamp is: "
-          + now.minus(rejectOlderThan);
+          + RFC3339.format(now.minus(rejectOlderThan));
     }
     if (creationGracePeriod != null && e.timestamp().isAfter(now.plus(creationGracePeriod))) {
       return "entry for stream '" + stream + "' has timestamp too new: " + e.timestamp();
-    }
-    if (outOfOrderWindow != null) {
-      StreamStore st = streams.get(key);
-      if (st != null && st.newest != null) {
-        Instant oldest = st.newest.minus(outOfOrderWindow);
-        if (e.timestamp().isBefore(oldest)) {
-          return "entry too far behind, entry timestamp is: "
-              + e.timestamp()
-              + ", oldest acceptable timestamp is: "
-              + oldest;
-        }
-      }
     }
     return null;
   }
@@ -421,6 +499,7 @@ public final class LokiReceiver implements AutoCloseable {
     private Duration creationGracePeriod;
     private Duration outOfOrderWindow;
     private InstantSource clock = InstantSource.system();
+    private boolean ingesterErrors;
     private int handlerThreads = 8;
     private int port;
 
@@ -468,6 +547,17 @@ public final class LokiReceiver implements AutoCloseable {
      */
     public Builder outOfOrderWindow(Duration window) {
       this.outOfOrderWindow = window;
+      return this;
+    }
+
+    /**
+     * true reports out-of-order ("too far behind") rejections as Loki's ingester does ({@code entry
+     * with timestamp <Go time> ignored, reason: '<message>',} lines, at most 10, then {@code user
+     * '<tenant or fake>', total ignored: <k> out of <n> for stream: <labels>}, last failing stream
+     * only), instead of among the distributor's grouped errors; default false.
+     */
+    public Builder ingesterErrors(boolean ingester) {
+      this.ingesterErrors = ingester;
       return this;
     }
 
