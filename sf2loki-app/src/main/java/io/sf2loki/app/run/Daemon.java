@@ -222,7 +222,8 @@ public final class Daemon {
                     m,
                     options.time().sleeper(),
                     new java.util.Random(),
-                    cpu.executor()));
+                    cpu.executor(),
+                    options.time().wall()));
     closers.push(sink);
     EntryLimiter limiter =
         new EntryLimiter(

@@ -30,26 +30,31 @@ import java.util.Map;
 final class SettingsMapper {
   private SettingsMapper() {}
 
-  /** {@code sink.loki} → the HTTP sink's settings (SINK-2…SINK-5, SINK-12, CFG-23). */
+  /** {@code sink.loki} → the HTTP sink's settings (SINK-2…SINK-5, SINK-12, SINK-13, CFG-23). */
   static LokiSinkSettings sink(LokiConfig loki, String version) {
     return new LokiSinkSettings(
-        URI.create(loki.url()),
-        loki.tenantId().orElse(null),
-        loki.authToken().map(Secret::reveal).orElse(null),
-        loki.encoding() == LokiConfig.Encoding.JSON ? Encoding.JSON : Encoding.PROTOBUF,
-        switch (loki.compression()) {
-          case SNAPPY -> Compression.SNAPPY;
-          case GZIP -> Compression.GZIP;
-          case NONE -> Compression.NONE;
-        },
-        switch (loki.structuredMetadata()) {
-          case AUTO -> MetadataMode.AUTO;
-          case ON -> MetadataMode.ON;
-          case OFF -> MetadataMode.OFF;
-        },
-        version,
-        LokiSinkSettings.DEFAULT_CONNECT_TIMEOUT,
-        LokiSinkSettings.DEFAULT_REQUEST_TIMEOUT);
+            URI.create(loki.url()),
+            loki.tenantId().orElse(null),
+            loki.authToken().map(Secret::reveal).orElse(null),
+            loki.encoding() == LokiConfig.Encoding.JSON ? Encoding.JSON : Encoding.PROTOBUF,
+            switch (loki.compression()) {
+              case SNAPPY -> Compression.SNAPPY;
+              case GZIP -> Compression.GZIP;
+              case NONE -> Compression.NONE;
+            },
+            switch (loki.structuredMetadata()) {
+              case AUTO -> MetadataMode.AUTO;
+              case ON -> MetadataMode.ON;
+              case OFF -> MetadataMode.OFF;
+            },
+            version,
+            LokiSinkSettings.DEFAULT_CONNECT_TIMEOUT,
+            LokiSinkSettings.DEFAULT_REQUEST_TIMEOUT)
+        .withLateEntries(
+            loki.lateEntries() == LokiConfig.LateEntries.DROP
+                ? LokiSinkSettings.LateEntries.DROP
+                : LokiSinkSettings.LateEntries.RESTAMP)
+        .withBatchLimits(loki.batch().maxEntries(), loki.batch().maxBytes());
   }
 
   /** {@code salesforce} → the token provider's settings (AUTH-3, AUTH-4). */
