@@ -135,10 +135,11 @@ public final class Daemon {
     TelemetrySettings ts = SettingsMapper.telemetry(cfg);
     Telemetry telemetry =
         Telemetry.create(ts, options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
-    closers.push(telemetry);
     Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
     metrics = m;
+    // closed after telemetry: the final export at shutdown still carries every gauge (OBS-3)
     closers.push(m);
+    closers.push(telemetry);
     m.leader.set(1);
     m.installQueueDepth(activeTerm::queueDepth);
     registerDegradations();
