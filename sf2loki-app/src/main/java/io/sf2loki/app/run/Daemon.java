@@ -31,7 +31,6 @@ import io.sf2loki.state.file.FileCheckpointStore;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -292,11 +291,12 @@ public final class Daemon {
           if (threshold.isZero()) {
             return Optional.empty();
           }
-          Optional<Instant> since = activeTerm.sinkFailingSince();
-          if (since.isEmpty()) {
+          // measured on the monotonic ticker: a wall-clock step neither freezes nor rushes it
+          Optional<Duration> failingFor = activeTerm.sinkFailingFor();
+          if (failingFor.isEmpty()) {
             return Optional.empty();
           }
-          Duration failing = Duration.between(since.get(), options.time().now());
+          Duration failing = failingFor.get();
           if (failing.compareTo(threshold) <= 0) {
             return Optional.empty();
           }

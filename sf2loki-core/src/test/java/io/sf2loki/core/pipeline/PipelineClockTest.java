@@ -171,4 +171,86 @@ class PipelineClockTest {
     assertThat(runner.isAlive()).isFalse();
     assertThat(store.snapshot()).containsEntry("eventlogfile:T", "v1");
   }
+
+  @Test
+  @DisplayName(
+      "SRC-26, PIPE-11: how long the sink has been failing is measured on the monotonic ticker:"
+          + " a wall-clock step neither freezes nor rushes it; a success clears it")
+  void src26_sinkFailingTimeOnTicker() throws Exception {
+    FakeTime time = new FakeTime(START);
+    CountDownLatch secondPush = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Sink sink =
+        new Sink() {
+          @Override
+          public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
+              throws io.sf2loki.core.spi.RetryableSinkException, InterruptedException {
+            if (calls.incrementAndGet() == 1) {
+              throw new io.sf2loki.core.spi.RetryableSinkException("HTTP 500", 500);
+            }
+            secondPush.countDown(); // the retry, after the fake 1 s backoff, hangs in flight
+            assertThat(release.await(5, TimeUnit.SECONDS)).isTrue();
+            return PushResult.delivered(batch.realCount());
+          }
+        };
+    Pipeline p =
+        new Pipeline(
+            new PipelineSettings(
+                1,
+                1_048_576,
+                INTERVAL,
+                100,
+                0,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30),
+                Map.of()),
+            List.of(
+                new io.sf2loki.core.testing.ListSource(
+                    "one",
+                    Lane.BULK,
+                    List.of(
+                        LogEntry.of(
+                            START,
+                            Map.of("source", "eventlogfile"),
+                            "line",
+                            Map.of(),
+                            new CheckpointToken("eventlogfile:T", "v1"))))),
+            sink,
+            new InMemoryCheckpointStore(),
+            Sf2lokiMetrics.noop(),
+            time.timeSource(),
+            UnaryOperator.identity(),
+            CommitListener.none());
+    assertThat(p.failingFor()).isEmpty();
+    Thread runner =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    p.run(new StopSignal());
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+    try {
+      assertThat(secondPush.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.failingFor()).contains(Duration.ofSeconds(1)); // the backoff wait
+
+      time.setWall(START.minus(Duration.ofHours(2))); // a step back does not freeze it
+      assertThat(p.failingFor()).contains(Duration.ofSeconds(1));
+      time.advance(Duration.ofSeconds(5));
+      assertThat(p.failingFor()).contains(Duration.ofSeconds(6));
+
+      time.setWall(START.plus(Duration.ofHours(5))); // a step ahead does not rush it
+      assertThat(p.failingFor()).contains(Duration.ofSeconds(6));
+    } finally {
+      release.countDown();
+      runner.join(5000);
+    }
+    assertThat(runner.isAlive()).isFalse();
+    assertThat(p.failingFor()).as("a success clears the mark").isEmpty();
+  }
 }
