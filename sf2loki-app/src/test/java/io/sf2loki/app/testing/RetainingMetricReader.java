@@ -1,15 +1,20 @@
 package io.sf2loki.app.testing;
 
+import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.MemoryMode;
+import io.opentelemetry.sdk.metrics.Aggregation;
 import io.opentelemetry.sdk.metrics.InstrumentType;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.export.CollectionRegistration;
 import io.opentelemetry.sdk.metrics.export.MetricReader;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * An in-memory metric reader for tests of a whole daemon: it keeps a last snapshot when the
@@ -37,9 +42,27 @@ public final class RetainingMetricReader implements MetricReader {
 
   @Override
   public CompletableResultCode shutdown() {
-    last = delegate.collectAllMetrics();
+    last = List.copyOf(delegate.collectAllMetrics());
     shut = true;
     return delegate.shutdown();
+  }
+
+  /** Points of the long counter {@code name} by attributes (empty when it recorded nothing). */
+  public Map<Attributes, Long> counter(String name) {
+    return collectAllMetrics().stream()
+        .filter(m -> m.getName().equals(name))
+        .flatMap(m -> m.getLongSumData().getPoints().stream())
+        .collect(Collectors.toMap(LongPointData::getAttributes, LongPointData::getValue));
+  }
+
+  /** The sum of all points of the long counter {@code name} (0 when it recorded nothing). */
+  public long counterTotal(String name) {
+    return counter(name).values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  @Override
+  public Aggregation getDefaultAggregation(InstrumentType instrumentType) {
+    return delegate.getDefaultAggregation(instrumentType);
   }
 
   @Override

@@ -43,6 +43,9 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final LongCounter lokiEntriesDropped;
   public final LongCounter linesTruncated;
   public final LongCounter pipelineEntriesAbandoned;
+  public final LongCounter lokiEntriesRestamped;
+  public final GaugeValues egressBudgetUsedBytes;
+  public final GaugeValues egressPaused;
   public final GaugeValues lastPushSuccessTimestampSeconds;
   public final GaugeValues lokiStructuredMetadataEnabled;
   public final GaugeValues watermarkTimestampSeconds;
@@ -91,6 +94,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     lokiEntriesDropped = counter(m, "sf2loki_loki_entries_dropped");
     linesTruncated = counter(m, "sf2loki_lines_truncated");
     pipelineEntriesAbandoned = counter(m, "sf2loki_pipeline_entries_abandoned");
+    lokiEntriesRestamped = counter(m, "sf2loki_loki_entries_restamped");
+    egressBudgetUsedBytes =
+        new GaugeValues(m, "sf2loki_egress_budget_used_bytes", "bytes pushed this UTC day");
+    egressPaused = new GaugeValues(m, "sf2loki_egress_paused", "1 while a batch waits for budget");
     lastPushSuccessTimestampSeconds =
         new GaugeValues(m, "sf2loki_last_push_success_timestamp_seconds", "last successful push");
     lokiStructuredMetadataEnabled =
@@ -133,6 +140,8 @@ public final class Sf2lokiMetrics implements AutoCloseable {
         List.of(
             lastPushSuccessTimestampSeconds,
             lokiStructuredMetadataEnabled,
+            egressBudgetUsedBytes,
+            egressPaused,
             watermarkTimestampSeconds,
             leader,
             eventlogfileCycleSeconds,

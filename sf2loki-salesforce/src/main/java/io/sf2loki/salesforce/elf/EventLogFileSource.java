@@ -731,14 +731,33 @@ public final class EventLogFileSource implements Source {
   private FileResult abandon(
       TypeState t, FileRef file, CycleHandoff h, String reason, long rowsEmitted)
       throws CycleStoppedException, InterruptedException {
-    log.atError()
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("event_type", t.name)
-        .addKeyValue("file_id", file.id)
-        .addKeyValue("created_date", file.created)
-        .addKeyValue("reason", reason)
-        .addKeyValue("rows_emitted", rowsEmitted)
-        .log("eventlogfile file abandoned");
+    return abandon(t, file, h, reason, rowsEmitted, null);
+  }
+
+  /**
+   * ELF-12 abandonment; {@code parseErrorRow} is the 1-based data row of a CSV parse error (logged
+   * as {@code row}), or null for other reasons.
+   */
+  private FileResult abandon(
+      TypeState t,
+      FileRef file,
+      CycleHandoff h,
+      String reason,
+      long rowsEmitted,
+      Long parseErrorRow)
+      throws CycleStoppedException, InterruptedException {
+    var event =
+        log.atError()
+            .addKeyValue("source", SOURCE)
+            .addKeyValue("event_type", t.name)
+            .addKeyValue("file_id", file.id)
+            .addKeyValue("created_date", file.created)
+            .addKeyValue("reason", reason)
+            .addKeyValue("rows_emitted", rowsEmitted);
+    if (parseErrorRow != null) {
+      event = event.addKeyValue("row", parseErrorRow);
+    }
+    event.log("eventlogfile file abandoned");
     metrics.eventlogfileFilesAbandoned.add(
         1, Attributes.of(Sf2lokiMetrics.EVENT_TYPE, t.name, Sf2lokiMetrics.REASON, reason));
     put(h, LogEntry.checkpointOnly(file.advancedToken));
@@ -795,7 +814,7 @@ public final class EventLogFileSource implements Source {
             .addKeyValue("error", e.getCause() == null ? e.getMessage() : e.getCause().getMessage())
             .log("eventlogfile CSV parse error");
         metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, "parse"));
-        return abandon(t, file, h, "parse", emitted);
+        return abandon(t, file, h, "parse", emitted, e.row());
       } catch (IOException e) {
         metrics.eventlogfileDownloadErrors.add(
             1, Attributes.of(Sf2lokiMetrics.REASON, "transport"));

@@ -1,12 +1,11 @@
 package io.sf2loki.sim.loki;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpHandler;
+import io.sf2loki.sim.http.LoopbackServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,9 +21,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class LokiReceiver implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LokiReceiver.class);
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final LoopbackServer server;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LokiFaultSchedule faults = new LokiFaultSchedule();
   private final long maxLineBytes;
@@ -82,14 +77,11 @@ public final class LokiReceiver implements AutoCloseable {
     this.outOfOrderWindow = b.outOfOrderWindow;
     this.clock = b.clock;
     this.server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 0);
-    this.executor =
-        Executors.newFixedThreadPool(
-            b.handlerThreads, Thread.ofVirtual().name("sim-loki-", 0).factory());
-    server.setExecutor(executor);
-    server.createContext("/loki/api/v1/push", this::push);
-    server.createContext("/ready", this::ready);
-    server.start();
+        new LoopbackServer(
+            b.port,
+            b.handlerThreads,
+            "sim-loki-",
+            Map.of("/loki/api/v1/push", (HttpHandler) this::push, "/ready", this::ready));
     log.atInfo().addKeyValue("url", url()).log("sim loki receiver started");
   }
 
@@ -107,7 +99,7 @@ public final class LokiReceiver implements AutoCloseable {
 
   /** Base URL, e.g. {@code http://127.0.0.1:41234}. */
   public String url() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return "http://127.0.0.1:" + server.port();
   }
 
   /** {@code <url>/loki/api/v1/push}. */
@@ -117,7 +109,7 @@ public final class LokiReceiver implements AutoCloseable {
 
   /** The bound port. */
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   /** The fault schedule; mutate it at any time. */
@@ -182,13 +174,7 @@ public final class LokiReceiver implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    server.stop(0);
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    server.close();
   }
 
   // ---------------------------------------------------------------- handling
@@ -493,10 +479,7 @@ public final class LokiReceiver implements AutoCloseable {
 
     /** Maximum concurrent requests (virtual threads; default 8). */
     public Builder handlerThreads(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("handlerThreads must be >= 1");
-      }
-      this.handlerThreads = n;
+      this.handlerThreads = LoopbackServer.requireHandlerThreads(n);
       return this;
     }
 

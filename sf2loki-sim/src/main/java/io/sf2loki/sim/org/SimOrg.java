@@ -2,14 +2,13 @@ package io.sf2loki.sim.org;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpHandler;
 import io.sf2loki.sim.elf.ElfRowGenerator;
 import io.sf2loki.sim.elf.GeneratedLogFile;
+import io.sf2loki.sim.http.LoopbackServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +35,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -104,8 +101,7 @@ public final class SimOrg implements AutoCloseable {
   private final long apiMax;
   private final boolean hourlyAvailable;
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final LoopbackServer server;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final String baseUrl;
 
@@ -148,14 +144,9 @@ public final class SimOrg implements AutoCloseable {
       calls.put(e, new AtomicLong());
     }
     this.server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 0);
-    this.executor =
-        Executors.newFixedThreadPool(
-            b.handlerThreads, Thread.ofVirtual().name("sim-org-", 0).factory());
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
-    this.baseUrl = "http://127.0.0.1:" + server.getAddress().getPort();
+        new LoopbackServer(
+            b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
+    this.baseUrl = "http://127.0.0.1:" + server.port();
     log.atInfo().addKeyValue("url", baseUrl).addKeyValue("org_id", orgId).log("sim org started");
   }
 
@@ -183,7 +174,7 @@ public final class SimOrg implements AutoCloseable {
 
   /** The bound port. */
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   /** The 18-character org id returned by userinfo. */
@@ -340,13 +331,7 @@ public final class SimOrg implements AutoCloseable {
       return;
     }
     closed.countDown();
-    server.stop(0);
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    server.close();
   }
 
   // ---------------------------------------------------------------- routing
@@ -908,10 +893,7 @@ public final class SimOrg implements AutoCloseable {
 
     /** Maximum concurrent exchanges (virtual threads; default 16). */
     public Builder handlerThreads(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("handlerThreads must be >= 1");
-      }
-      this.handlerThreads = n;
+      this.handlerThreads = LoopbackServer.requireHandlerThreads(n);
       return this;
     }
 
