@@ -32,7 +32,6 @@ import io.sf2loki.state.file.FileCheckpointStore;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -136,10 +135,11 @@ public final class Daemon {
     TelemetrySettings ts = SettingsMapper.telemetry(cfg);
     Telemetry telemetry =
         Telemetry.create(ts, options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
-    closers.push(telemetry);
     Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
     metrics = m;
+    // closed after telemetry: the final export at shutdown still carries every gauge (OBS-3)
     closers.push(m);
+    closers.push(telemetry);
     m.installQueueDepth(activeTerm::queueDepth);
     registerDegradations();
     logStartup(version);
@@ -307,11 +307,12 @@ public final class Daemon {
           if (threshold.isZero()) {
             return Optional.empty();
           }
-          Optional<Instant> since = activeTerm.sinkFailingSince();
-          if (since.isEmpty()) {
+          // measured on the monotonic ticker: a wall-clock step neither freezes nor rushes it
+          Optional<Duration> failingFor = activeTerm.sinkFailingFor();
+          if (failingFor.isEmpty()) {
             return Optional.empty();
           }
-          Duration failing = Duration.between(since.get(), options.time().now());
+          Duration failing = failingFor.get();
           if (failing.compareTo(threshold) <= 0) {
             return Optional.empty();
           }

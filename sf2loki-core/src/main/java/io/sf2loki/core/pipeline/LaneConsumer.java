@@ -50,6 +50,10 @@ final class LaneConsumer {
   private final Attributes retriedAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "retried");
 
   private volatile Instant failingSince;
+
+  /** Ticker reading when {@link #failingSince} was set (SRC-26: PIPE-11 is measured on it). */
+  private volatile long failingSinceNanos;
+
   private volatile int pendingReal;
 
   LaneConsumer(
@@ -80,6 +84,17 @@ final class LaneConsumer {
   /** When this lane's pushes started failing (PIPE-11), or empty when healthy. */
   Optional<Instant> failingSince() {
     return Optional.ofNullable(failingSince);
+  }
+
+  /**
+   * How long this lane's pushes have been failing, measured on the monotonic ticker (PIPE-11,
+   * SRC-26: a wall-clock step neither freezes nor rushes it), or empty when healthy.
+   */
+  Optional<Duration> failingFor() {
+    if (failingSince == null) {
+      return Optional.empty();
+    }
+    return Optional.of(Duration.ofNanos(Math.max(0, time.ticker().nanoTime() - failingSinceNanos)));
   }
 
   /** Real entries batched but not yet committed or abandoned (for drain-timeout accounting). */
@@ -218,6 +233,7 @@ final class LaneConsumer {
       } catch (RetryableSinkException ex) {
         metrics.lokiPush.add(1, retriedAttrs);
         if (failingSince == null) {
+          failingSinceNanos = time.ticker().nanoTime();
           failingSince = time.now();
         }
         if (leadership.lost()) {

@@ -152,6 +152,17 @@ public final class Pipeline {
     return committer;
   }
 
+  /**
+   * How long the sink has been failing: the longest failing time over the lanes (PIPE-11), measured
+   * on the monotonic ticker (SRC-26), or empty when all lanes are healthy.
+   */
+  public Optional<Duration> failingFor() {
+    return consumers.values().stream()
+        .map(LaneConsumer::failingFor)
+        .flatMap(Optional::stream)
+        .max(Duration::compareTo);
+  }
+
   /** The keys fenced by abandoned batches in this term (PIPE-15). */
   public AbandonedKeys abandonedKeys() {
     return abandoned;

@@ -1,6 +1,7 @@
 package io.sf2loki.core.term;
 
 import io.sf2loki.core.pipeline.Pipeline;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,6 +39,15 @@ public final class ActiveTerm {
   public long queueDepth() {
     Pipeline p = current.get();
     return p == null ? 0 : p.queueDepth();
+  }
+
+  /**
+   * How long the running term's sink has been failing (PIPE-11), on the monotonic ticker (SRC-26);
+   * empty when healthy or when no term runs.
+   */
+  public Optional<Duration> sinkFailingFor() {
+    Pipeline p = current.get();
+    return p == null ? Optional.empty() : p.failingFor();
   }
 
   /** The running term's sink-failing mark (PIPE-11). */
