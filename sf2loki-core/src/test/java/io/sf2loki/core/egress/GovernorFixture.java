@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.slf4j.LoggerFactory;
@@ -30,7 +31,7 @@ abstract class GovernorFixture {
   private final Logger logger = (Logger) LoggerFactory.getLogger(EgressGovernor.class);
   private final Level oldLevel = logger.getLevel();
   private final List<Thread> threads = new ArrayList<>();
-  private final List<StopSignal> stops = new ArrayList<>();
+  private final List<StopSignal> stops = new CopyOnWriteArrayList<>();
 
   GovernorFixture() {
     logs.start();
