@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,11 @@ class EgressSeedInvariantTest extends GovernorFixture {
   }
 
   private static Admission released(CompletableFuture<Admission> f) throws Exception {
-    return f.get(RELEASE_SECONDS, TimeUnit.SECONDS);
+    try {
+      return f.get(RELEASE_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("waiter not released within " + RELEASE_SECONDS + " s (stranded)");
+    }
   }
 
   @Test
@@ -198,6 +203,20 @@ class EgressSeedInvariantTest extends GovernorFixture {
     assertThat(nextDay.record(10).orElseThrow().value())
         .isEqualTo("{\"date\": \"2026-11-30\", \"bytes\": 10}");
     assertThat(logs.list).isEmpty(); // a valid old value is not "corrupt"
+  }
+
+  @Test
+  @DisplayName("EGR-5: a waiter released by rollover is admitted without a second budget check")
+  void egr5_releasedWaiterSkipsSecondBudgetCheck() throws Exception {
+    start("2026-11-29T23:59:00Z");
+    CompletableFuture<Admission> a = admitAsync("a", gov, 600, 1, newStop());
+    clock.awaitSleepers(1);
+    clock.setWall(at("2026-11-30T00:00:05Z"));
+    gov.record(900); // the other lane already used most of the new day's budget
+    clock.advance(Duration.ofSeconds(60));
+    assertThat(released(a)).isEqualTo(Admission.ADMITTED); // 900 + 600 > 1000, admitted anyway
+    assertThat(gov.record(600).orElseThrow().value())
+        .isEqualTo("{\"date\": \"2026-11-30\", \"bytes\": 1500}");
   }
 
   @Test
