@@ -1,0 +1,55 @@
+package io.sf2loki.core.egress;
+
+import java.util.Objects;
+
+/**
+ * The {@code sink.loki.egress.*} settings of the egress governor (SPEC EGR-1, CFG key reference).
+ *
+ * @param maxLinesPerSecond lines (real entries) per second, ≥ 0; 0 = no line cap (EGR-7)
+ * @param maxBytesPerSecond UTF-8 line bytes per second, ≥ 0; 0 = no byte-rate cap (EGR-7)
+ * @param dailyByteBudget UTF-8 line bytes per UTC day, ≥ 0; 0 = no budget (EGR-2…EGR-6)
+ * @param budgetAction what to do with a batch that would exceed the budget (EGR-4/5)
+ * @throws IllegalArgumentException when a number is negative or not finite
+ */
+public record EgressSettings(
+    double maxLinesPerSecond,
+    double maxBytesPerSecond,
+    long dailyByteBudget,
+    BudgetAction budgetAction) {
+
+  public EgressSettings {
+    if (!(maxLinesPerSecond >= 0) || Double.isInfinite(maxLinesPerSecond)) {
+      throw new IllegalArgumentException("maxLinesPerSecond must be a finite value >= 0");
+    }
+    if (!(maxBytesPerSecond >= 0) || Double.isInfinite(maxBytesPerSecond)) {
+      throw new IllegalArgumentException("maxBytesPerSecond must be a finite value >= 0");
+    }
+    if (dailyByteBudget < 0) {
+      throw new IllegalArgumentException("dailyByteBudget must be >= 0");
+    }
+    Objects.requireNonNull(budgetAction, "budgetAction");
+  }
+
+  /** All caps off (the config defaults): {@link #enabled()} is false. */
+  public static EgressSettings disabled() {
+    return new EgressSettings(0, 0, 0, BudgetAction.PAUSE);
+  }
+
+  /**
+   * Whether a governor exists at all (EGR-1): any of the three limits is &gt; 0. When false the
+   * pipeline need not build one (a governor built anyway admits everything at once).
+   */
+  public boolean enabled() {
+    return maxLinesPerSecond > 0 || maxBytesPerSecond > 0 || dailyByteBudget > 0;
+  }
+
+  /** Whether a daily byte budget is configured (EGR-2). */
+  public boolean hasBudget() {
+    return dailyByteBudget > 0;
+  }
+
+  /** Whether a lines/s or bytes/s cap is configured (EGR-7). */
+  public boolean hasRateCap() {
+    return maxLinesPerSecond > 0 || maxBytesPerSecond > 0;
+  }
+}
