@@ -3,7 +3,6 @@ package io.sf2loki.app.run;
 import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.ConfigException.Problem;
 import io.sf2loki.app.config.CoordinateConfig;
-import io.sf2loki.app.config.LokiConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.StateConfig;
@@ -34,14 +33,6 @@ final class BuildSupport {
       problems.add(
           new Problem(
               "coordinate.type", "only the noop coordinator is available in this build yet"));
-    }
-    LokiConfig.Egress egress = cfg.sink().loki().egress();
-    if (egress.maxLinesPerSecond() > 0
-        || egress.maxBytesPerSecond() > 0
-        || egress.dailyByteBudget() > 0) {
-      problems.add(
-          new Problem(
-              "sink.loki.egress", "the egress governor is not available in this build yet"));
     }
     for (int i = 0; i < cfg.orgs().size(); i++) {
       OrgConfig org = cfg.orgs().get(i);

@@ -9,6 +9,8 @@ import io.sf2loki.app.health.Readiness;
 import io.sf2loki.app.telemetry.Telemetry;
 import io.sf2loki.app.telemetry.TelemetrySettings;
 import io.sf2loki.core.cpu.CpuPool;
+import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.limits.EntryLimiter;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.Pipeline;
@@ -246,6 +248,15 @@ public final class Daemon {
                     new EventLogFileSource(
                         elfSettings, org.rest, store, m, options.time(), cpu.executor()));
               }
+              EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
+              EgressGovernor governor =
+                  new EgressGovernor(
+                      egress,
+                      options.time(),
+                      m,
+                      egress.hasBudget()
+                          ? store.load(EgressGovernor.BUDGET_KEY)
+                          : java.util.Optional.empty());
               return new Pipeline(
                   SettingsMapper.pipeline(cfg, staticLabels),
                   sources,
@@ -254,7 +265,8 @@ public final class Daemon {
                   m,
                   options.time(),
                   limiter::apply,
-                  gauges);
+                  gauges,
+                  governor);
             },
             activeTerm,
             store,
@@ -301,6 +313,8 @@ public final class Daemon {
   }
 
   private void registerDegradations() {
+    // OBS-8 order: an egress pause first, then a failing sink
+    readiness.addDegradation(activeTerm::egressPausedReason);
     Duration threshold = cfg.service().unreadyAfterSinkFailing();
     readiness.addDegradation(
         () -> {

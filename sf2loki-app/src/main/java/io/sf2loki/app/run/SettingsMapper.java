@@ -9,6 +9,8 @@ import io.sf2loki.app.config.Secret;
 import io.sf2loki.app.config.ServiceConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.telemetry.TelemetrySettings;
+import io.sf2loki.core.egress.BudgetAction;
+import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.pipeline.PipelineSettings;
 import io.sf2loki.loki.Compression;
 import io.sf2loki.loki.Encoding;
@@ -71,6 +73,16 @@ final class SettingsMapper {
         sf.privateKey().map(Secret::reveal).orElse(null),
         sf.jwtAudience(),
         sf.tokenTtl());
+  }
+
+  /** {@code sink.loki.egress} → the governor's settings (EGR-1). */
+  static EgressSettings egress(LokiConfig loki) {
+    LokiConfig.Egress e = loki.egress();
+    return new EgressSettings(
+        e.maxLinesPerSecond(),
+        e.maxBytesPerSecond(),
+        e.dailyByteBudget(),
+        e.budgetAction() == LokiConfig.BudgetAction.DROP ? BudgetAction.DROP : BudgetAction.PAUSE);
   }
 
   /** {@code sink.loki.batch} + {@code service.shutdown_grace} → pipeline bounds (PIPE-3…5). */

@@ -1,5 +1,7 @@
 package io.sf2loki.core.pipeline;
 
+import io.sf2loki.core.egress.BudgetValue;
+import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
@@ -36,6 +38,7 @@ public final class Committer {
   private final Condition changed = lock.newCondition();
   private final StopSignal finishing = new StopSignal();
   private Map<String, String> pending = new LinkedHashMap<>();
+  private String lastBudget; // the latest egress:budget capture seen (EGR-6)
   private boolean finished;
   private volatile boolean suppressed;
   private long lastWriteNanos;
@@ -78,8 +81,14 @@ public final class Committer {
       values.forEach(
           (k, v) -> {
             if (!abandoned.contains(k)) {
+              String value = v;
+              if (EgressGovernor.BUDGET_KEY.equals(k)) {
+                // EGR-6: of two lanes' captures the later one wins, whatever their arrival order
+                value = BudgetValue.later(lastBudget, v);
+                lastBudget = value;
+              }
               pending.remove(k); // re-insert so arrival order is kept
-              pending.put(k, v);
+              pending.put(k, value);
             }
           });
       changed.signalAll();

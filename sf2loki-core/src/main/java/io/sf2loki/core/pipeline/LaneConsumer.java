@@ -1,6 +1,7 @@
 package io.sf2loki.core.pipeline;
 
 import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.Lane;
@@ -46,6 +47,9 @@ final class LaneConsumer {
   private final TimeSource time;
   private final StopSignal stop;
   private final LeadershipFlag leadership;
+  private final EgressGovernor governor;
+  private long
+      governedBytes; // UTF-8 line bytes of the batch's real entries before truncation (EGR-1)
   private final Attributes successAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "success");
   private final Attributes retriedAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "retried");
 
@@ -67,7 +71,8 @@ final class LaneConsumer {
       Sf2lokiMetrics metrics,
       TimeSource time,
       StopSignal stop,
-      LeadershipFlag leadership) {
+      LeadershipFlag leadership,
+      EgressGovernor governor) {
     this.lane = lane;
     this.queue = queue;
     this.sink = sink;
@@ -79,6 +84,7 @@ final class LaneConsumer {
     this.time = time;
     this.stop = stop;
     this.leadership = leadership;
+    this.governor = governor;
   }
 
   /** When this lane's pushes started failing (PIPE-11), or empty when healthy. */
@@ -160,6 +166,7 @@ final class LaneConsumer {
         LogEntry limited = e.checkpointOnly() ? e : limiter.apply(e);
         batch.add(limited);
         if (!limited.checkpointOnly()) {
+          governedBytes += e.lineBytes();
           batchBytes += limited.lineBytes() + EntryCost.OVERHEAD_BYTES;
           pendingReal++;
         }
@@ -194,10 +201,32 @@ final class LaneConsumer {
       pushUntilDone(batch);
     } finally {
       pendingReal = 0;
+      governedBytes = 0;
     }
   }
 
   private void pushUntilDone(Batch batch) throws InterruptedException, LeadershipLost {
+    long bytes = governedBytes;
+    int real = batch.realCount();
+    // EGR-4: admitted once per batch, before the first attempt
+    switch (governor.admit(bytes, real, stop)) {
+      case ADMITTED -> {}
+      case DROPPED -> {
+        metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, "budget"));
+        committer.submit(Committer.lastValues(batch.entries()));
+        return;
+      }
+      case ABANDONED -> {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedException("cancelled while waiting for the egress governor");
+        }
+        if (leadership.lost()) {
+          throw new LeadershipLost(batch);
+        }
+        abandon(batch); // PIPE-14 (c), (d): a budget pause or rate wait cut short by stop
+        return;
+      }
+    }
     Duration backoff = settings.retryInitial();
     while (true) {
       if (leadership.lost()) {
@@ -215,11 +244,12 @@ final class LaneConsumer {
           metrics.lokiEntriesDropped.add(
               d.getValue(), Attributes.of(Sf2lokiMetrics.REASON, d.getKey()));
         }
-        committer.submit(Committer.lastValues(batch.entries()));
+        Map<String, String> commit = Committer.lastValues(batch.entries());
+        governor.record(bytes).ifPresent(t -> commit.put(t.key(), t.value())); // EGR-6
+        committer.submit(commit);
         return;
       } catch (PermanentSinkException ex) {
         failingSince = null;
-        int real = batch.realCount();
         metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, ex.reason()));
         log.atError()
             .addKeyValue("lane", lane.label())

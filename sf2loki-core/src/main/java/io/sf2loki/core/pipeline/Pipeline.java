@@ -1,6 +1,8 @@
 package io.sf2loki.core.pipeline;
 
 import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
@@ -46,6 +48,7 @@ public final class Pipeline {
   private final StopSignal pipelineStop = new StopSignal();
   private final AbandonedKeys abandoned = new AbandonedKeys();
   private final LeadershipFlag leadership = new LeadershipFlag();
+  private final EgressGovernor governor;
   private final Committer committer;
   private final Map<Lane, LaneQueue> queues = new EnumMap<>(Lane.class);
   private final Map<Lane, LaneConsumer> consumers = new EnumMap<>(Lane.class);
@@ -71,6 +74,34 @@ public final class Pipeline {
       TimeSource time,
       UnaryOperator<LogEntry> limiter,
       CommitListener commitListener) {
+    this(
+        settings,
+        sources,
+        sink,
+        store,
+        metrics,
+        time,
+        limiter,
+        commitListener,
+        new EgressGovernor(EgressSettings.disabled(), time, metrics, Optional.empty()));
+  }
+
+  /**
+   * As {@link #Pipeline(PipelineSettings, List, Sink, CheckpointStore, Sf2lokiMetrics, TimeSource,
+   * UnaryOperator, CommitListener)} with the term's egress governor (EGR-1: one per term, shared by
+   * both lanes).
+   */
+  public Pipeline(
+      PipelineSettings settings,
+      List<Source> sources,
+      Sink sink,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      UnaryOperator<LogEntry> limiter,
+      CommitListener commitListener,
+      EgressGovernor governor) {
+    this.governor = governor;
     this.settings = settings;
     this.sources = List.copyOf(sources);
     this.sink = sink;
@@ -101,7 +132,8 @@ public final class Pipeline {
                   metrics,
                   time,
                   pipelineStop,
-                  leadership));
+                  leadership,
+                  governor));
         });
   }
 
@@ -161,6 +193,11 @@ public final class Pipeline {
         .map(LaneConsumer::failingFor)
         .flatMap(Optional::stream)
         .max(Duration::compareTo);
+  }
+
+  /** The OBS-8 / EGR-8 readiness reason while a batch waits for the daily budget. */
+  public Optional<String> egressPausedReason() {
+    return governor.pausedReason();
   }
 
   /** The keys fenced by abandoned batches in this term (PIPE-15). */

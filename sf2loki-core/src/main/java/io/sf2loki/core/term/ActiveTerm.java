@@ -50,6 +50,12 @@ public final class ActiveTerm {
     return p == null ? Optional.empty() : p.failingFor();
   }
 
+  /** The running term's egress-pause readiness reason (EGR-8), empty when none runs. */
+  public Optional<String> egressPausedReason() {
+    Pipeline p = current.get();
+    return p == null ? Optional.empty() : p.egressPausedReason();
+  }
+
   /** The running term's sink-failing mark (PIPE-11). */
   public Optional<Instant> sinkFailingSince() {
     Pipeline p = current.get();

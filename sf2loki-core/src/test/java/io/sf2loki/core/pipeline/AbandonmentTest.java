@@ -9,6 +9,9 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import io.sf2loki.core.egress.BudgetAction;
+import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
@@ -23,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -75,6 +79,10 @@ class AbandonmentTest {
   }
 
   private Pipeline pipeline(List<LogEntry> entries, StopSignal stop) {
+    return pipeline(entries, stop, null);
+  }
+
+  private Pipeline pipeline(List<LogEntry> entries, StopSignal stop, EgressGovernor governor) {
     CountDownLatch allQueued = new CountDownLatch(1);
     // the first push waits until every entry is queued, fires stop, and fails retryably
     sink.onPush(
@@ -126,7 +134,11 @@ class AbandonmentTest {
         metrics,
         time.timeSource(),
         UnaryOperator.identity(),
-        CommitListener.none());
+        CommitListener.none(),
+        governor == null
+            ? new EgressGovernor(
+                EgressSettings.disabled(), time.timeSource(), metrics, Optional.empty())
+            : governor);
   }
 
   private long abandoned(String reason) {
@@ -173,6 +185,106 @@ class AbandonmentTest {
     StopSignal stop = new StopSignal();
     pipeline(List.of(real(KEY, "r1"), real(KEY, "r2")), stop).run(stop);
     assertThat(store.snapshot()).doesNotContainKey(KEY);
+  }
+
+  static LogEntry sized(String key, String value, int lineBytes) {
+    return LogEntry.of(
+        Instant.parse("2026-11-29T11:59:00Z"),
+        Map.of("source", "pubsub", "event_type", "X"),
+        "x".repeat(lineBytes),
+        Map.of(),
+        new CheckpointToken(key, value));
+  }
+
+  @Test
+  @DisplayName(
+      "PIPE-19 (4), EGR-4, PIPE-16: batch 1 abandoned, batch 2 of the same key dropped by the budget → not committed, counted")
+  void pipe19_4_budgetDropAfterAbandonDoesNotCommit() throws Exception {
+    sink.then(new ScriptedSink.Retry(503));
+    EgressGovernor governor =
+        new EgressGovernor(
+            new EgressSettings(0, 0, 1000, BudgetAction.DROP),
+            time.timeSource(),
+            metrics,
+            Optional.of("{\"date\": \"2026-11-29\", \"bytes\": 500}"));
+    StopSignal stop = new StopSignal();
+    pipeline(List.of(sized(KEY, "r1", 400), sized(KEY, "r2", 600)), stop, governor).run(stop);
+    assertThat(sink.delivered()).isEmpty();
+    assertThat(store.snapshot()).doesNotContainKey(KEY);
+    assertThat(dropped("budget")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName(
+      "PIPE-19 (10), PIPE-14 (d), EGR-7: a rate wait cut short by stop abandons the batch; a later keepalive of its key does not commit")
+  void pipe19_10_rateWaitCutByStopFencesKey() throws Exception {
+    // every governor wait lasts until stop fires (the rate wait is "cut short by stop")
+    io.sf2loki.core.time.TimeSource waitsForStop =
+        new io.sf2loki.core.time.TimeSource(
+            time.wall(),
+            time.ticker(),
+            (d, s) -> {
+              s.await();
+              return false;
+            });
+    EgressGovernor governor =
+        new EgressGovernor(
+            new EgressSettings(1, 0, 0, BudgetAction.PAUSE),
+            waitsForStop,
+            metrics,
+            Optional.empty());
+    StopSignal stop = new StopSignal();
+    pipeline(
+            List.of(real("pubsub:/event/A", "a1"), real(KEY, "r2"), keepalive(KEY, "r9")),
+            stop,
+            governor)
+        .run(stop);
+    assertThat(sink.delivered()).extracting(LogEntry::line).containsExactly("line a1");
+    assertThat(store.snapshot()).containsExactlyEntriesOf(Map.of("pubsub:/event/A", "a1"));
+    assertThat(abandoned("shutdown")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName(
+      "EGR-6, PIPE-9: after a push the governor's egress:budget value is committed with the batch")
+  void egr6_budgetCommittedWithBatch() throws Exception {
+    EgressGovernor governor =
+        new EgressGovernor(
+            new EgressSettings(0, 0, 1_000_000, BudgetAction.PAUSE),
+            time.timeSource(),
+            metrics,
+            Optional.empty());
+    Pipeline p =
+        new Pipeline(
+            PipelineSettings.defaults(Map.of()),
+            List.of(
+                new io.sf2loki.core.testing.ListSource(
+                    "s", Lane.STREAMING, List.of(sized(KEY, "r1", 100), sized(KEY, "r2", 50)))),
+            sink,
+            store,
+            metrics,
+            time.timeSource(),
+            UnaryOperator.identity(),
+            CommitListener.none(),
+            governor);
+    p.run(new StopSignal());
+    assertThat(store.snapshot())
+        .containsEntry(KEY, "r2")
+        .containsEntry("egress:budget", "{\"date\": \"2026-11-29\", \"bytes\": 150}");
+  }
+
+  private long dropped(String reason) {
+    long n = 0;
+    for (MetricData m : reader.collectAllMetrics()) {
+      if (m.getName().equals("sf2loki_loki_entries_dropped")) {
+        for (var pt : m.getLongSumData().getPoints()) {
+          if (reason.equals(pt.getAttributes().get(AttributeKey.stringKey("reason")))) {
+            n += pt.getValue();
+          }
+        }
+      }
+    }
+    return n;
   }
 
   @Test
