@@ -2,6 +2,9 @@ package io.sf2loki.core.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.core.egress.BudgetAction;
+import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.CheckpointToken;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -30,9 +34,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Property-style test (seeded random; the seed is printed on failure) of the commit invariant of
  * SPEC PIPE-1, PIPE-9, PIPE-16 and PIPE-19 (9): for random sequences of real and checkpoint-only
- * entries over several keys, random push outcomes (ok / retryable / permanent) and a stop at a
- * random push, after the term the committed value of every key is never ahead of the first entry of
- * that key that was neither delivered nor deliberately dropped.
+ * entries over several keys, random push outcomes (ok / retryable / permanent), budget drops in
+ * half of the cases, and a stop at a random push, after the term the committed value of every key
+ * is never ahead of the first entry of that key that was neither delivered nor deliberately
+ * dropped.
  */
 class CommitInvariantPropertyTest {
   private static final int CASES = Integer.getInteger("sf2loki.property.cases", 1000);
@@ -44,6 +49,7 @@ class CommitInvariantPropertyTest {
     private final int stopAtPush;
     private final StopSignal stop;
     final Set<String> handled = new HashSet<>(); // values delivered or permanently dropped
+    final Set<String> seen = new HashSet<>(); // values of every batch that reached the sink
     private int pushes;
 
     RandomSink(Random random, int stopAtPush, StopSignal stop) {
@@ -55,6 +61,9 @@ class CommitInvariantPropertyTest {
     @Override
     public synchronized PushResult push(Batch batch, boolean singleAttempt, StopSignal s)
         throws RetryableSinkException, PermanentSinkException {
+      for (LogEntry e : batch.realEntries()) {
+        seen.add(e.checkpoint().value());
+      }
       if (++pushes == stopAtPush) {
         stop.stop();
       }
@@ -74,7 +83,7 @@ class CommitInvariantPropertyTest {
 
   @Test
   @DisplayName(
-      "PIPE-19 (9), PIPE-1, PIPE-9, PIPE-16: committed values never run ahead of the first undelivered entry of their key")
+      "PIPE-19 (9), PIPE-1, PIPE-9, PIPE-16, EGR-4: committed values never run ahead of the first undelivered entry of their key")
   void pipe19_9_committedNeverAheadOfDelivery() throws Exception {
     Sf2lokiMetrics metrics = Sf2lokiMetrics.noop();
     for (int c = 0; c < CASES; c++) {
@@ -96,6 +105,16 @@ class CommitInvariantPropertyTest {
       RandomSink sink = new RandomSink(random, 1 + random.nextInt(n + 5), stop);
       InMemoryCheckpointStore store = new InMemoryCheckpointStore();
       FakeTime time = new FakeTime(Instant.parse("2026-11-29T00:00:00Z"));
+      // half of the cases also drop batches by a small daily budget (EGR-4)
+      boolean budget = random.nextBoolean();
+      EgressGovernor governor =
+          new EgressGovernor(
+              budget
+                  ? new EgressSettings(0, 0, 10 + random.nextInt(40), BudgetAction.DROP)
+                  : EgressSettings.disabled(),
+              time.timeSource(),
+              metrics,
+              Optional.empty());
       Pipeline p =
           new Pipeline(
               new PipelineSettings(
@@ -115,7 +134,8 @@ class CommitInvariantPropertyTest {
               metrics,
               time.timeSource(),
               UnaryOperator.identity(),
-              CommitListener.none());
+              CommitListener.none(),
+              governor);
       p.run(stop);
 
       for (Map.Entry<String, String> committed : store.snapshot().entrySet()) {
@@ -125,6 +145,9 @@ class CommitInvariantPropertyTest {
             continue;
           }
           if (e.checkpoint().value().compareTo(committed.getValue()) <= 0) {
+            if (budget && !sink.seen.contains(e.checkpoint().value())) {
+              continue; // dropped by the budget before reaching the sink: a deliberate drop
+            }
             assertThat(sink.handled)
                 .as(
                     "seed %d: key %s committed %s but real entry %s was never delivered or dropped",

@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -313,6 +314,99 @@ class TermManagerTest {
       Thread.sleep(10); // GC has no completion signal; bounded retry
     }
     assertThat(built).hasSize(51).allMatch(r -> r.get() == null);
+  }
+
+  /** Emits k=0000…N-1, resuming after the committed value of {@code k} (a polling source). */
+  private final class ResumingSource implements Source {
+    private final int total;
+
+    ResumingSource(int total) {
+      this.total = total;
+    }
+
+    @Override
+    public String name() {
+      return "resuming";
+    }
+
+    @Override
+    public Lane lane() {
+      return Lane.BULK;
+    }
+
+    @Override
+    public void run(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
+      int start = store.load("k").map(v -> Integer.parseInt(v.substring(1)) + 1).orElse(0);
+      for (int i = start; i < total; i++) {
+        if (!emitter.emit(entry("k", i))) {
+          return;
+        }
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "PIPE-1, PIPE-22, HA-4: 50 leadership flaps while sources produce deliver every entry at least once, never commit ahead of delivery, and leave no queue or budget behind")
+  void pipe22_flapsWhileProducingLoseNothing() throws Exception {
+    int total = 3000;
+    java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
+    Set<Integer> delivered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    AtomicInteger pushes = new AtomicInteger();
+    Sink throttled =
+        new Sink() {
+          @Override
+          public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
+              throws RetryableSinkException, InterruptedException {
+            while (!permits.tryAcquire(1, TimeUnit.MILLISECONDS)) {
+              if (stop.isStopped()) {
+                throw new RetryableSinkException("term stopped", 0);
+              }
+            }
+            // nothing is ever committed ahead of delivery
+            store
+                .load("k")
+                .map(v -> Integer.parseInt(v.substring(1)))
+                .ifPresent(
+                    c -> {
+                      for (int i = 0; i <= c; i++) {
+                        assertThat(delivered)
+                            .as("committed %d before delivering %d", c, i)
+                            .contains(i);
+                      }
+                    });
+            for (LogEntry e : batch.realEntries()) {
+              delivered.add(Integer.parseInt(e.checkpoint().value().substring(1)));
+            }
+            pushes.incrementAndGet();
+            return PushResult.delivered(batch.realCount());
+          }
+        };
+    ManualCoordinator c = new ManualCoordinator();
+    TermManager m = manager(() -> List.of(new ResumingSource(total)), throttled, new ArrayList<>());
+    var run = start(m, c);
+    for (int flap = 0; flap < 50; flap++) {
+      int before = pushes.get();
+      c.acquire();
+      permits.release(3);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (pushes.get() < before + 3) {
+        assertThat(System.nanoTime()).as("flap %d pushes", flap).isLessThan(deadline);
+        Thread.onSpinWait();
+      }
+      c.lose();
+      assertThat(holder.queueDepth()).isZero();
+      permits.drainPermits();
+    }
+    c.acquire();
+    permits.release(1_000_000);
+    assertThat(run.get(30, TimeUnit.SECONDS)).isEqualTo(TermManager.Outcome.FINISHED);
+    for (int i = 0; i < total; i++) {
+      assertThat(delivered).contains(i);
+    }
+    assertThat(store.snapshot()).containsEntry("k", "v" + (total - 1));
+    assertThat(gauge("sf2loki_queue_depth")).isZero();
+    assertThat(m.termsStarted()).isEqualTo(51);
   }
 
   @Test
