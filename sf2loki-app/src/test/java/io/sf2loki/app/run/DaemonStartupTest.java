@@ -409,4 +409,49 @@ class DaemonStartupTest {
     }
     assertThat(status.get()).isZero();
   }
+
+  // ------------------------------------------------------------------------------------ EGR-8
+
+  @Test
+  @DisplayName(
+      "EGR-5, EGR-8, EGR-11, EGR-12, OBS-8: an exhausted daily budget pauses pushes; /readyz answers"
+          + " 503 'degraded: daily byte budget exhausted, pushes paused until <tomorrow>', the"
+          + " paused gauge is 1; stop clears both and the used budget is persisted")
+  void egr8_budgetPauseDegradesReadiness() throws Exception {
+    Sf2lokiConfig cfg =
+        config(
+            scenario.receiver().pushUrl(),
+            Map.of(
+                "SF2LOKI_SINK__LOKI__EGRESS__DAILY_BYTE_BUDGET", "2000",
+                "SF2LOKI_SINK__LOKI__BATCH__MAX_ENTRIES", "5"));
+    Daemon d = daemon(cfg, true);
+    StopSignal stop = new StopSignal();
+    AtomicInteger status = new AtomicInteger(-1);
+    Thread t = runInBackground(d, stop, status);
+    String tomorrow = java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1).toString();
+    Ready paused =
+        awaitReadyz(d, r -> r.status() == 503 && r.body().startsWith("degraded: daily byte"));
+    assertThat(paused.body())
+        .isEqualTo("degraded: daily byte budget exhausted, pushes paused until " + tomorrow);
+    assertThat(gaugeValue("sf2loki_egress_paused")).isEqualTo(1.0);
+    assertThat(scenario.receiver().totalEntries()).isPositive().isLessThan(scenario.expectedRows());
+    stop.stop();
+    t.join(30_000);
+    assertThat(status.get()).isZero();
+    assertThat(gaugeValue("sf2loki_egress_paused")).isZero();
+    JsonNode doc = JSON.readTree(Files.readString(state));
+    JsonNode budget = JSON.readTree(doc.get("egress:budget").asText());
+    assertThat(budget.get("date").asText())
+        .isEqualTo(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
+    assertThat(budget.get("bytes").asLong()).isGreaterThanOrEqualTo(2000);
+  }
+
+  private double gaugeValue(String name) {
+    for (var m : reader.collectAllMetrics()) {
+      if (m.getName().equals(name)) {
+        return m.getDoubleGaugeData().getPoints().iterator().next().getValue();
+      }
+    }
+    return Double.NaN;
+  }
 }
