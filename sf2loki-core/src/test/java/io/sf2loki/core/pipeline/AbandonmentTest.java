@@ -168,7 +168,7 @@ class AbandonmentTest {
 
   @Test
   @DisplayName(
-      "PIPE-19 (2), (8), PIPE-16: batch 1 abandoned, then a keepalive of the same key → nothing committed")
+      "PIPE-19 (2), (8), PIPE-15, PIPE-16: batch 1 abandoned, then a keepalive of the same key → nothing committed")
   void pipe19_2_keepaliveAfterAbandonDoesNotCommit() throws Exception {
     sink.setFailAlways(true);
     StopSignal stop = new StopSignal();
