@@ -111,6 +111,18 @@ public final class Cli {
     return this;
   }
 
+  /**
+   * CLI-1: {@code --check} belongs to {@code run} (or no command); written before another command
+   * it is a usage error rather than silently ignored.
+   */
+  void rejectRootCheck(CommandLine.Model.CommandSpec spec) {
+    if (root.check) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--check is only valid with no command or with run, not with " + spec.name());
+    }
+  }
+
   /** Inherited {@code --version} on a subcommand prints the root's version (CLI-1, CLI-2). */
   private static void shareVersion(CommandLine cl) {
     for (CommandLine sub : cl.getSubcommands().values()) {
@@ -204,7 +216,8 @@ public final class Cli {
 
     @Override
     public Integer call() {
-      return cli.actions.run(cli.root.config, check);
+      // "--check run" and "run --check" both only check (CLI-1, CLI-4)
+      return cli.actions.run(cli.root.config, check || cli.root.check);
     }
   }
 
@@ -245,6 +258,7 @@ public final class Cli {
 
     @Override
     public Integer call() {
+      cli.rejectRootCheck(spec);
       if (duration.isZero() || duration.isNegative()) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be > 0");
       }
@@ -298,6 +312,7 @@ public final class Cli {
 
     @Override
     public Integer call() {
+      cli.rejectRootCheck(spec);
       if (!path.startsWith("/")) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--path must start with /");
       }

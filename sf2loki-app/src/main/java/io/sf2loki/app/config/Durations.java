@@ -34,12 +34,16 @@ public final class Durations {
    *     duration in any of the four forms
    */
   public static Duration parse(String text) {
+    return inNanosRange(parseAnyLength(text));
+  }
+
+  private static Duration parseAnyLength(String text) {
     String s = text.strip();
     if (s.startsWith("-")) {
       throw new IllegalArgumentException("must not be negative (got '" + s + "')");
     }
     if (SECONDS.matcher(s).matches()) {
-      return ofSeconds(new BigDecimal(s));
+      return secondsAnyLength(new BigDecimal(s));
     }
     if (TOKENS.matcher(s).matches()) {
       BigDecimal nanos = BigDecimal.ZERO;
@@ -51,22 +55,27 @@ public final class Durations {
     }
     Matcher clock = CLOCK.matcher(s);
     if (clock.matches()) {
-      long days = clock.group(1) == null ? 0 : Long.parseLong(clock.group(1));
+      BigDecimal days = clock.group(1) == null ? BigDecimal.ZERO : new BigDecimal(clock.group(1));
       BigDecimal seconds =
-          BigDecimal.valueOf(
-              days * 86400
-                  + Long.parseLong(clock.group(2)) * 3600
-                  + Long.parseLong(clock.group(3)) * 60
-                  + Long.parseLong(clock.group(4)));
+          days.multiply(BigDecimal.valueOf(86400))
+              .add(
+                  BigDecimal.valueOf(
+                      Long.parseLong(clock.group(2)) * 3600
+                          + Long.parseLong(clock.group(3)) * 60
+                          + Long.parseLong(clock.group(4))));
       if (clock.group(5) != null) {
         seconds = seconds.add(new BigDecimal("0" + clock.group(5)));
       }
-      return ofSeconds(seconds);
+      return secondsAnyLength(seconds);
     }
     if (s.startsWith("P") || s.startsWith("p")) {
       Matcher weeks = ISO_WEEKS.matcher(s.toUpperCase(java.util.Locale.ROOT));
       if (weeks.matches()) {
-        return Duration.ofDays(7 * Long.parseLong(weeks.group(1)));
+        try {
+          return Duration.ofDays(Math.multiplyExact(7, Long.parseLong(weeks.group(1))));
+        } catch (ArithmeticException | NumberFormatException e) {
+          throw new IllegalArgumentException("duration is too large (at most about 292 years)", e);
+        }
       }
       try {
         Duration d = Duration.parse(s);
@@ -90,10 +99,28 @@ public final class Durations {
    * @throws IllegalArgumentException when negative
    */
   public static Duration ofSeconds(BigDecimal seconds) {
+    return inNanosRange(secondsAnyLength(seconds));
+  }
+
+  private static Duration secondsAnyLength(BigDecimal seconds) {
     if (seconds.signum() < 0) {
       throw new IllegalArgumentException("must not be negative (got " + seconds + ")");
     }
     return ofNanos(seconds.multiply(NANOS_PER_SECOND));
+  }
+
+  /**
+   * Every configured duration is used as nanoseconds somewhere (waits, schedulers); one beyond
+   * {@code Long.MAX_VALUE} ns (about 292 years) passed {@code --check} and then crashed the running
+   * daemon with {@code ArithmeticException: long overflow}.
+   */
+  private static Duration inNanosRange(Duration d) {
+    try {
+      d.toNanos();
+      return d;
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("duration is too large (at most about 292 years)", e);
+    }
   }
 
   private static Duration ofNanos(BigDecimal nanos) {

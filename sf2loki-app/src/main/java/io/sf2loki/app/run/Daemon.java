@@ -195,8 +195,12 @@ public final class Daemon {
     OrgClients org = orgs.getFirst();
     String orgId;
     try {
-      orgId = org.probe();
+      orgId = probeUnlessStopped(org, processStop);
     } catch (AuthException e) {
+      if (processStop.isStopped()) {
+        log.atInfo().log("sf2loki stopped during startup");
+        return EXIT_OK;
+      }
       err.println("sf2loki: salesforce authentication failed: " + e.getMessage());
       log.atError()
           .addKeyValue("error_code", e.errorCode())
@@ -204,7 +208,14 @@ public final class Daemon {
           .log("salesforce authentication failed: " + e.getMessage());
       return EXIT_CRASH;
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      if (!processStop.isStopped()) {
+        Thread.currentThread().interrupt();
+      }
+      log.atInfo().log("sf2loki stopped during startup");
+      return EXIT_OK;
+    }
+    if (processStop.isStopped()) {
+      log.atInfo().log("sf2loki stopped during startup");
       return EXIT_OK;
     }
     log.atInfo()
@@ -310,6 +321,41 @@ public final class Daemon {
     }
     err.println("sf2loki: " + e);
     return EXIT_CRASH;
+  }
+
+  /**
+   * CLI-3: the AUTH-9 probe (up to four token calls with a 30 s response timeout each) must not
+   * delay a SIGTERM: a stop signal while it runs interrupts this thread, which aborts the in-flight
+   * HTTP call or backoff wait at once.
+   */
+  private static String probeUnlessStopped(OrgClients org, StopSignal processStop)
+      throws AuthException, InterruptedException {
+    Thread caller = Thread.currentThread();
+    Object lock = new Object();
+    boolean[] probing = {true};
+    boolean[] interrupted = {false};
+    processStop.onStop(
+        () -> {
+          synchronized (lock) {
+            if (probing[0]) {
+              interrupted[0] = true;
+              caller.interrupt();
+            }
+          }
+        });
+    try {
+      if (processStop.isStopped()) {
+        throw new InterruptedException("stopped before the auth probe");
+      }
+      return org.probe();
+    } finally {
+      synchronized (lock) {
+        probing[0] = false;
+        if (interrupted[0]) {
+          Thread.interrupted(); // our own interrupt, not meant for later waits
+        }
+      }
+    }
   }
 
   private void registerDegradations() {

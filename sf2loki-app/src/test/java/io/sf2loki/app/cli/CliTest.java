@@ -108,6 +108,25 @@ class CliTest {
   }
 
   @Test
+  @DisplayName(
+      "CLI-1/CLI-4: --check before the run command still only checks, never starts the daemon")
+  void checkBeforeRun() {
+    assertThat(cli.execute("--check", "--config", "x.yaml", "run")).isZero();
+    assertThat(cli.execute("--check", "run", "--config", "y.yaml")).isZero();
+    assertThat(actions.calls)
+        .containsExactly("run config=x.yaml check=true", "run config=y.yaml check=true");
+  }
+
+  @Test
+  @DisplayName("CLI-1: --check before demo or healthcheck is a usage error, not silently ignored")
+  void checkBeforeOtherCommands() {
+    assertThat(cli.execute("--check", "demo")).isEqualTo(2);
+    assertThat(cli.execute("--check", "healthcheck", "--addr", "127.0.0.1:1")).isEqualTo(2);
+    assertThat(err.toString()).contains("--check");
+    assertThat(actions.calls).isEmpty();
+  }
+
+  @Test
   @DisplayName("CLI table: argument errors print usage to stderr and exit 2")
   void argumentErrors() {
     assertThat(cli.execute("--bogus")).isEqualTo(2);

@@ -55,4 +55,28 @@ class DurationsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("invalid duration");
   }
+
+  @ParameterizedTest(name = "CFG-5: {0} is too large to run with and is rejected at load")
+  @ValueSource(
+      strings = {
+        "999999999w",
+        "1000000000000w",
+        "P106752D",
+        "300000000000000000",
+        "106752d,00:00:00",
+        "9999999999999999d,00:00:00",
+        "P2000000000000000000W",
+        "P99999999999999999999W"
+      })
+  void rejectsDurationsBeyondNanosecondRange(String text) {
+    assertThatThrownBy(() -> Durations.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("too large");
+  }
+
+  @ParameterizedTest(name = "CFG-5: {0} still fits")
+  @ValueSource(strings = {"15250w", "P106751D", "106751d,00:00:00"})
+  void acceptsLargeDurationsInRange(String text) {
+    assertThat(Durations.parse(text).toNanos()).isPositive();
+  }
 }

@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>Accepted forms: a JSON object with optional {@code last_created} (string) and {@code ids} (an
  * array of {@code [id, createdDate]} pairs or legacy bare id strings); a bare timestamp (JSON
  * string or plain text that parses as a Salesforce timestamp) meaning {@code last_created} with an
- * empty window. Anything else is rejected.
+ * empty window. Anything else, including an object whose {@code last_created} does not parse as a
+ * Salesforce timestamp, is rejected.
  */
 final class ElfCursorCodec {
   private final ObjectMapper mapper =
@@ -47,7 +48,9 @@ final class ElfCursorCodec {
     String lastCreated = defaultLastCreated;
     JsonNode lc = root.get("last_created");
     if (lc != null && !lc.isNull()) {
-      if (!lc.isTextual()) {
+      // the value becomes the SOQL since-literal: anything that is not a timestamp would stall
+      // the type with HTTP 400 on every poll or inject SOQL (ELF-4, SRC-18)
+      if (!lc.isTextual() || SalesforceTimestamps.parse(lc.textValue()).isEmpty()) {
         return Optional.empty();
       }
       lastCreated = lc.textValue();

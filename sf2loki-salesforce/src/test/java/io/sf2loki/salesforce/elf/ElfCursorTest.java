@@ -58,6 +58,21 @@ class ElfCursorTest {
   }
 
   @Test
+  @DisplayName(
+      "ELF-4/SRC-18: an object whose last_created is not a timestamp is rejected, never put into"
+          + " SOQL (it would stall the type with HTTP 400 or inject SOQL)")
+  void elf4_objectWithBadLastCreated() {
+    assertThat(
+            codec.parse("{\"ids\": [], \"last_created\": \"2026-13-45T99:00:00.000+0000\"}", DEF))
+        .isEmpty();
+    assertThat(codec.parse("{\"last_created\": \"yesterday\"}", DEF)).isEmpty();
+    assertThat(
+            codec.parse("{\"last_created\": \"2024-05-01T10:00:00Z OR EventType != null\"}", DEF))
+        .isEmpty();
+    assertThat(codec.parse("{\"last_created\": \"\"}", DEF)).isEmpty();
+  }
+
+  @Test
   @DisplayName("ELF-6: skip rule — legacy, same CreatedDate, not later; a later CreatedDate is new")
   void elf6_skipRule() {
     ElfCursor c =
