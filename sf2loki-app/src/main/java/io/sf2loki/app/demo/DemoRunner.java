@@ -51,6 +51,14 @@ public final class DemoRunner {
    * @return 0 when delivered == generated, 1 otherwise (timeout, failure)
    */
   public int run(DemoOptions options) {
+    return run(options, new StopSignal());
+  }
+
+  /**
+   * Runs the demo until every row was delivered, {@code --duration} passed, or {@code stop} fired
+   * (SIGTERM/SIGINT: the demo stops, cleans its temporary directory and reports).
+   */
+  public int run(DemoOptions options, StopSignal stop) {
     long rowsPerFile = options.rate().orElse(DEFAULT_ROWS_PER_FILE);
     boolean builtIn = options.lokiUrl().isEmpty();
     LogSetup.configure("warning", "logfmt");
@@ -80,7 +88,6 @@ public final class DemoRunner {
               },
               TimeSource.system());
       Daemon daemon = new Daemon(cfg, dopts, err);
-      StopSignal stop = new StopSignal();
       AtomicInteger status = new AtomicInteger(-1);
       CountDownLatch done = new CountDownLatch(1);
       Thread runner =

@@ -58,7 +58,10 @@ public final class AppCommandActions implements CommandActions {
 
   @Override
   public int demo(DemoOptions options) {
-    return new DemoRunner(out, err).run(options);
+    StopSignal stop = new StopSignal();
+    try (Signals signals = Signals.install(stop)) {
+      return new DemoRunner(out, err).run(options, stop);
+    }
   }
 
   @Override

@@ -259,8 +259,8 @@ class TermManagerTest {
     var run = start(m, c);
     c.acquire();
     awaitQueueFull();
-    long emitted = source.emitted.get();
     c.lose();
+    long emitted = source.emitted.get(); // the source has returned: nothing more is emitted
     // PIPE-23: the source's run returned before onLose returned
     assertThat(source.returned).isTrue();
     assertThat(sink.pushes).hasValue(1); // the hung push was not retried

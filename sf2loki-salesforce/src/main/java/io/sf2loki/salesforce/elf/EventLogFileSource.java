@@ -771,6 +771,7 @@ public final class EventLogFileSource implements Source {
   private FileResult parseAndEmit(
       TypeState t, FileRef file, Instant serverNow, CycleHandoff h, Spool spool)
       throws CycleStoppedException, InterruptedException {
+    long startedNanos = time.ticker().nanoTime();
     CheckpointToken before = new CheckpointToken(t.key, file.before.toValue());
     RowShaper.FileContext ctx =
         new RowShaper.FileContext(
@@ -831,11 +832,21 @@ public final class EventLogFileSource implements Source {
           .log("eventlogfile file has no rows; skipped without advancing");
       return new FileResult(FileOutcome.ZERO_ROWS, false);
     }
-    if (held != null) {
+    boolean carried = held != null;
+    if (carried) {
       put(h, withToken(held, file.advancedToken));
-      return new FileResult(FileOutcome.DONE, true);
     }
-    return new FileResult(FileOutcome.DONE, false);
+    log.atInfo()
+        .addKeyValue("source", SOURCE)
+        .addKeyValue("event_type", t.name)
+        .addKeyValue("file_id", file.id)
+        .addKeyValue("created_date", file.created)
+        .addKeyValue("rows", rows)
+        .addKeyValue("entries", emitted + (carried ? 1 : 0))
+        .addKeyValue("bytes", spool.sizeBytes())
+        .addKeyValue("millis", (time.ticker().nanoTime() - startedNanos) / 1_000_000)
+        .log("eventlogfile file processed");
+    return new FileResult(FileOutcome.DONE, carried);
   }
 
   private Chunk readChunk(TypeState t, ElfCsvReader reader, RowShaper.FileContext ctx)
