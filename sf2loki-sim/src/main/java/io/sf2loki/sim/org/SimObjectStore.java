@@ -1,0 +1,290 @@
+package io.sf2loki.sim.org;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The queryable objects of a simulated org (SPEC §5 OBJ, FEAT-18): standard objects such as {@code
+ * LoginHistory} (ascending queries, real Ids) and Big Objects such as {@code LoginEvent} (index
+ * fields {@code EventDate}, {@code EventIdentifier}; DESC only; every row carries the placeholder
+ * Id {@code 000000000000000AAA}). Generators cover tie groups, late-visible rows and rows whose
+ * timestamp the client cannot parse. Rows become queryable at their {@code visibleAt} on the org's
+ * clock.
+ *
+ * <p>Thread-safe. Queries are evaluated by {@link #query(String)} (also served over HTTP by {@link
+ * SimOrg} for every {@code FROM} other than {@code EventLogFile}).
+ */
+public final class SimObjectStore {
+  /** The Id Salesforce returns for every Big Object row (OBJ-5). */
+  public static final String PLACEHOLDER_ID = "000000000000000AAA";
+
+  /** Default index fields of a Big Object (FEAT-18). */
+  public static final Set<String> DEFAULT_INDEX_FIELDS = Set.of("EventDate", "EventIdentifier");
+
+  private final InstantSource clock;
+  private final String apiVersion;
+  private final Map<String, Obj> objects = new ConcurrentHashMap<>();
+  private final AtomicLong seq = new AtomicLong();
+
+  private static final class Obj {
+    final String name;
+    final String timestampField;
+    final boolean big;
+    final Set<String> indexFields;
+    final List<SimObjectRecord> rows = new ArrayList<>();
+    final AtomicLong queries = new AtomicLong();
+
+    Obj(String name, String timestampField, boolean big, Set<String> indexFields) {
+      this.name = name;
+      this.timestampField = timestampField;
+      this.big = big;
+      this.indexFields = indexFields;
+    }
+  }
+
+  /**
+   * @param clock the org's clock; rows become visible when it reaches their {@code visibleAt}
+   * @param apiVersion used in {@code attributes.url}
+   */
+  public SimObjectStore(InstantSource clock, String apiVersion) {
+    this.clock = Objects.requireNonNull(clock);
+    this.apiVersion = Objects.requireNonNull(apiVersion);
+  }
+
+  /** Defines a standard (ascending-queryable) object with real Ids. Idempotent. */
+  public void defineObject(String name, String timestampField) {
+    objects.putIfAbsent(
+        key(name), new Obj(name, Objects.requireNonNull(timestampField), false, Set.of()));
+  }
+
+  /**
+   * Defines a Big Object: queries must obey {@link BigObjectRules} for {@code indexFields}; rows
+   * carry {@link #PLACEHOLDER_ID}. Idempotent.
+   */
+  public void defineBigObject(String name, String timestampField, Set<String> indexFields) {
+    objects.putIfAbsent(key(name), new Obj(name, timestampField, true, Set.copyOf(indexFields)));
+  }
+
+  /** {@code LoginEvent}-style Big Object on {@code EventDate}/{@code EventIdentifier}. */
+  public void defineBigObject(String name) {
+    defineBigObject(name, "EventDate", DEFAULT_INDEX_FIELDS);
+  }
+
+  /**
+   * Adds a row visible at once. {@code Id} and (for Big Objects or when absent) {@code
+   * EventIdentifier} are generated unless present in {@code fields}.
+   */
+  public SimObjectRecord add(String object, Instant timestamp, Map<String, Object> fields) {
+    return add(object, timestamp, Duration.ZERO, fields);
+  }
+
+  /**
+   * Adds a row that becomes queryable {@code lag} after {@code timestamp} (late visibility, OBJ-6).
+   */
+  public SimObjectRecord add(
+      String object, Instant timestamp, Duration lag, Map<String, Object> fields) {
+    return insert(object, timestamp, timestamp.plus(lag), fields, null, false);
+  }
+
+  /**
+   * Adds a row that filters and sorts at {@code timestamp} but whose timestamp field is sent as
+   * {@code rendered} (null or an unparseable string): the client must ship it with its fallback and
+   * not move its watermark (SRC-12, OBJ-9).
+   */
+  public SimObjectRecord addUnparseableTimestamp(
+      String object, Instant timestamp, Object rendered) {
+    return insert(object, timestamp, timestamp, Map.of(), rendered, true);
+  }
+
+  /** Adds {@code n} rows sharing one timestamp (a tie group, OBJ-3, OBJ-7). */
+  public List<SimObjectRecord> addTieGroup(String object, Instant timestamp, int n) {
+    List<SimObjectRecord> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(add(object, timestamp, Map.of()));
+    }
+    return out;
+  }
+
+  /** Adds {@code n} rows at {@code start}, {@code start + step}, ... */
+  public List<SimObjectRecord> addSeries(String object, Instant start, Duration step, int n) {
+    List<SimObjectRecord> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(add(object, start.plus(step.multipliedBy(i)), Map.of()));
+    }
+    return out;
+  }
+
+  /** Every row of {@code object} in insertion order (visible or not). */
+  public List<SimObjectRecord> records(String object) {
+    Obj o = require(object);
+    synchronized (o) {
+      return List.copyOf(o.rows);
+    }
+  }
+
+  /** Queries answered for {@code object} (including rejected ones). */
+  public long queryCount(String object) {
+    return require(object).queries.get();
+  }
+
+  /** Whether {@code name} is a defined object. */
+  public boolean has(String name) {
+    return name != null && objects.containsKey(key(name));
+  }
+
+  /**
+   * Evaluates one query (SPEC SRC-17 shapes) and returns the REST records, each with {@code
+   * attributes}.
+   *
+   * @throws SoqlRejection 400 {@code MALFORMED_QUERY}, {@code INVALID_TYPE} for an unknown object,
+   *     or {@code BIG_OBJECT_UNSUPPORTED_OPERATION} for a Big Object rule violation
+   */
+  List<Map<String, Object>> query(String soql) throws SoqlRejection {
+    String fromName = ObjectQuery.fromObject(soql);
+    Obj o = fromName == null ? null : objects.get(key(fromName));
+    if (o != null) {
+      o.queries.incrementAndGet();
+    }
+    ObjectQuery q = ObjectQuery.parse(soql);
+    if (o == null) {
+      throw new SoqlRejection(
+          400, "INVALID_TYPE", "sObject type '" + q.from() + "' is not supported.");
+    }
+    if (o.big) {
+      BigObjectRules.check(q, o.indexFields);
+    }
+    List<SimObjectRecord> rows;
+    synchronized (o) {
+      rows = new ArrayList<>(o.rows);
+    }
+    Instant now = clock.instant();
+    Comparator<Map<String, Object>> order = ObjectQuery.comparator(q.orderBy());
+    Comparator<SimObjectRecord> byOrder = (a, b) -> order.compare(a.values(), b.values());
+    List<SimObjectRecord> matched;
+    if (q.limit() >= 0 && !q.orderBy().isEmpty()) {
+      // bounded top-K selection: the worst kept row at the head
+      PriorityQueue<SimObjectRecord> top = new PriorityQueue<>(byOrder.reversed());
+      for (SimObjectRecord r : rows) {
+        if (r.visibleAt().isAfter(now) || !ObjectQuery.matches(q.where(), r.values())) {
+          continue;
+        }
+        if (top.size() < q.limit()) {
+          top.add(r);
+        } else if (q.limit() > 0 && byOrder.compare(r, top.peek()) < 0) {
+          top.poll();
+          top.add(r);
+        }
+      }
+      matched = new ArrayList<>(top);
+      matched.sort(byOrder);
+    } else {
+      matched = new ArrayList<>();
+      for (SimObjectRecord r : rows) {
+        if (!r.visibleAt().isAfter(now) && ObjectQuery.matches(q.where(), r.values())) {
+          matched.add(r);
+        }
+      }
+      matched.sort(byOrder);
+      if (q.limit() >= 0 && matched.size() > q.limit()) {
+        matched = matched.subList(0, q.limit());
+      }
+    }
+    List<Map<String, Object>> out = new ArrayList<>(matched.size());
+    for (SimObjectRecord r : matched) {
+      out.add(render(o, r, q));
+    }
+    return out;
+  }
+
+  private Map<String, Object> render(Obj o, SimObjectRecord r, ObjectQuery q) {
+    Map<String, Object> rec = new LinkedHashMap<>();
+    Map<String, Object> attrs = new LinkedHashMap<>();
+    attrs.put("type", o.name);
+    attrs.put("url", "/services/data/v" + apiVersion + "/sobjects/" + o.name + "/" + r.id());
+    rec.put("attributes", attrs);
+    Iterable<String> fields = q.fieldsAll() ? r.values().keySet() : q.fields();
+    for (String f : fields) {
+      Object v;
+      if (r.hasRenderedOverride() && f.equalsIgnoreCase(o.timestampField)) {
+        v = r.renderedTimestamp();
+      } else {
+        v = ObjectQuery.get(r.values(), f);
+      }
+      rec.put(f, v instanceof Instant i ? SimOrg.SF_DATETIME.format(i) : v);
+    }
+    return rec;
+  }
+
+  private SimObjectRecord insert(
+      String object,
+      Instant timestamp,
+      Instant visibleAt,
+      Map<String, Object> fields,
+      Object rendered,
+      boolean override) {
+    Obj o = require(object);
+    long n = seq.incrementAndGet();
+    Map<String, Object> values = new LinkedHashMap<>();
+    String id =
+        o.big
+            ? PLACEHOLDER_ID
+            : String.format(Locale.ROOT, "0Ya%09d%03dAAA", n, n % 1000).substring(0, 18);
+    values.put("Id", fields.getOrDefault("Id", id));
+    values.put(o.timestampField, timestamp);
+    if (o.big || !fields.containsKey("EventIdentifier")) {
+      values.put(
+          "EventIdentifier",
+          fields.getOrDefault(
+              "EventIdentifier",
+              UUID.nameUUIDFromBytes((o.name + ":" + n).getBytes(StandardCharsets.UTF_8))
+                  .toString()));
+    }
+    values.putIfAbsent("UserId", "005xx0000000001AAA");
+    values.putIfAbsent("SourceIp", "10.0." + (n / 250 % 250) + "." + (n % 250));
+    values.putIfAbsent("Status", n % 10 == 0 ? "Failed" : "Success");
+    for (var e : fields.entrySet()) {
+      values.putIfAbsent(e.getKey(), e.getValue());
+    }
+    SimObjectRecord r =
+        new SimObjectRecord(
+            o.name, (String) values.get("Id"), timestamp, visibleAt, values, rendered, override);
+    synchronized (o) {
+      o.rows.add(r);
+    }
+    return r;
+  }
+
+  private Obj require(String name) {
+    Obj o = objects.get(key(name));
+    if (o == null) {
+      throw new IllegalArgumentException("unknown object " + name);
+    }
+    return o;
+  }
+
+  private static String key(String name) {
+    return name.toLowerCase(Locale.ROOT);
+  }
+
+  /** For diagnostics: the defined object names. */
+  public Set<String> objectNames() {
+    Set<String> out = new LinkedHashSet<>();
+    objects.values().forEach(o -> out.add(o.name));
+    return out;
+  }
+}
