@@ -433,6 +433,7 @@ public final class EventLogObjectSource implements Source {
         return Outcome.STOPPED;
       }
       String before = s.cursor.toValue();
+      String boundary = s.cursor.lastTs() + " " + s.cursor.lastKey();
       boolean newKey = false;
       for (Prepared p : prepared) {
         if (s.cursor.inWindow(p.key)) {
@@ -449,7 +450,7 @@ public final class EventLogObjectSource implements Source {
         return Outcome.OK;
       }
       if (!newKey || s.cursor.toValue().equals(before)) {
-        stall(s, before);
+        stall(s, boundary);
         return Outcome.OK;
       }
     }

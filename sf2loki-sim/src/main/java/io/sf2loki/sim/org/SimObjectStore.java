@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +46,7 @@ public final class SimObjectStore {
     final boolean big;
     final Set<String> indexFields;
     final List<SimObjectRecord> rows = new ArrayList<>();
+    List<SimObjectRecord> sorted;
     final AtomicLong queries = new AtomicLong();
 
     Obj(String name, String timestampField, boolean big, Set<String> indexFields) {
@@ -147,6 +147,42 @@ public final class SimObjectStore {
     return name != null && objects.containsKey(key(name));
   }
 
+  /** A query the org refused, for in-process callers of {@link #queryDirect}. */
+  public static final class Rejected extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+    private final String errorCode;
+
+    Rejected(SoqlRejection r) {
+      super(r.getMessage(), null, false, false);
+      this.status = r.status;
+      this.errorCode = r.errorCode;
+    }
+
+    /** HTTP status the org answers with (400). */
+    public int status() {
+      return status;
+    }
+
+    /** Salesforce {@code errorCode}, e.g. {@code BIG_OBJECT_UNSUPPORTED_OPERATION}. */
+    public String errorCode() {
+      return errorCode;
+    }
+  }
+
+  /**
+   * {@link #query(String)} without HTTP, for fast in-process tests (same rules, same records).
+   *
+   * @throws Rejected what the HTTP endpoint would answer as a Salesforce error
+   */
+  public List<Map<String, Object>> queryDirect(String soql) throws Rejected {
+    try {
+      return query(soql);
+    } catch (SoqlRejection r) {
+      throw new Rejected(r);
+    }
+  }
+
   /**
    * Evaluates one query (SPEC SRC-17 shapes) and returns the REST records, each with {@code
    * attributes}.
@@ -170,39 +206,44 @@ public final class SimObjectStore {
     }
     List<SimObjectRecord> rows;
     synchronized (o) {
-      rows = new ArrayList<>(o.rows);
+      if (o.sorted == null) {
+        o.sorted = new ArrayList<>(o.rows);
+        o.sorted.sort(Comparator.comparing(SimObjectRecord::timestamp));
+      }
+      rows = o.sorted;
     }
+    rows = narrow(rows, q.where(), o.timestampField);
     Instant now = clock.instant();
     Comparator<Map<String, Object>> order = ObjectQuery.comparator(q.orderBy());
     Comparator<SimObjectRecord> byOrder = (a, b) -> order.compare(a.values(), b.values());
-    List<SimObjectRecord> matched;
-    if (q.limit() >= 0 && !q.orderBy().isEmpty()) {
-      // bounded top-K selection: the worst kept row at the head
-      PriorityQueue<SimObjectRecord> top = new PriorityQueue<>(byOrder.reversed());
-      for (SimObjectRecord r : rows) {
-        if (r.visibleAt().isAfter(now) || !ObjectQuery.matches(q.where(), r.values())) {
-          continue;
+    List<SimObjectRecord> matched = new ArrayList<>();
+    boolean byTs =
+        !q.orderBy().isEmpty() && q.orderBy().getFirst().field().equalsIgnoreCase(o.timestampField);
+    if (byTs && q.limit() >= 0) {
+      // walk the timestamp-sorted range in query order; stop after the limit's tie group
+      boolean desc = q.orderBy().getFirst().descending();
+      int n = rows.size();
+      for (int k = 0; k < n; k++) {
+        SimObjectRecord r = rows.get(desc ? n - 1 - k : k);
+        if (matched.size() >= q.limit()
+            && (matched.isEmpty()
+                || !r.timestamp().equals(matched.get(matched.size() - 1).timestamp()))) {
+          break;
         }
-        if (top.size() < q.limit()) {
-          top.add(r);
-        } else if (q.limit() > 0 && byOrder.compare(r, top.peek()) < 0) {
-          top.poll();
-          top.add(r);
+        if (!r.visibleAt().isAfter(now) && ObjectQuery.matches(q.where(), r.values())) {
+          matched.add(r);
         }
       }
-      matched = new ArrayList<>(top);
-      matched.sort(byOrder);
     } else {
-      matched = new ArrayList<>();
       for (SimObjectRecord r : rows) {
         if (!r.visibleAt().isAfter(now) && ObjectQuery.matches(q.where(), r.values())) {
           matched.add(r);
         }
       }
-      matched.sort(byOrder);
-      if (q.limit() >= 0 && matched.size() > q.limit()) {
-        matched = matched.subList(0, q.limit());
-      }
+    }
+    matched.sort(byOrder);
+    if (q.limit() >= 0 && matched.size() > q.limit()) {
+      matched = matched.subList(0, q.limit());
     }
     List<Map<String, Object>> out = new ArrayList<>(matched.size());
     for (SimObjectRecord r : matched) {
@@ -265,8 +306,56 @@ public final class SimObjectStore {
             o.name, (String) values.get("Id"), timestamp, visibleAt, values, rendered, override);
     synchronized (o) {
       o.rows.add(r);
+      o.sorted = null;
     }
     return r;
+  }
+
+  /**
+   * The sub-range of timestamp-sorted {@code rows} allowed by the top-level AND conjuncts on the
+   * timestamp field (an index, as a real org has one on it).
+   */
+  private static List<SimObjectRecord> narrow(
+      List<SimObjectRecord> rows, ObjectQuery.Expr where, String tsField) {
+    List<ObjectQuery.Expr> conj =
+        where instanceof ObjectQuery.And a ? a.parts() : where == null ? List.of() : List.of(where);
+    int lo = 0;
+    int hi = rows.size();
+    for (ObjectQuery.Expr e : conj) {
+      if (!(e instanceof ObjectQuery.Compare c)
+          || !c.field().equalsIgnoreCase(tsField)
+          || !(c.value() instanceof Instant at)) {
+        continue;
+      }
+      switch (c.op()) {
+        case ">=" -> lo = Math.max(lo, firstIndex(rows, at, false));
+        case ">" -> lo = Math.max(lo, firstIndex(rows, at, true));
+        case "<=" -> hi = Math.min(hi, firstIndex(rows, at, true));
+        case "<" -> hi = Math.min(hi, firstIndex(rows, at, false));
+        case "=" -> {
+          lo = Math.max(lo, firstIndex(rows, at, false));
+          hi = Math.min(hi, firstIndex(rows, at, true));
+        }
+        default -> {}
+      }
+    }
+    return lo >= hi ? List.of() : rows.subList(lo, hi);
+  }
+
+  /** First index whose timestamp is ≥ {@code at} (or {@code > at} when {@code after}). */
+  private static int firstIndex(List<SimObjectRecord> rows, Instant at, boolean after) {
+    int l = 0;
+    int r = rows.size();
+    while (l < r) {
+      int m = (l + r) >>> 1;
+      int c = rows.get(m).timestamp().compareTo(at);
+      if (c < 0 || (after && c == 0)) {
+        l = m + 1;
+      } else {
+        r = m;
+      }
+    }
+    return l;
   }
 
   private Obj require(String name) {
