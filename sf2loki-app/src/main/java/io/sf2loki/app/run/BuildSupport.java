@@ -45,11 +45,11 @@ final class BuildSupport {
                 "the Pub/Sub source is not available in this build yet"
                     + " (set sources.pubsub.enabled: false)"));
       }
-      if (s.eventlogObjects().enabled()) {
+      if (s.eventlogObjects().enabled() && !s.eventlogObjects().transforms().isEmpty()) {
         problems.add(
             new Problem(
-                p + "eventlog_objects.enabled",
-                "the SOQL object source is not available in this build yet"));
+                p + "eventlog_objects.transforms",
+                "transforms are not available in this build yet; refusing to ship rows unmasked"));
       }
       if (s.apexlog().enabled()) {
         problems.add(

@@ -22,6 +22,7 @@ final class CommitGauges implements CommitListener {
   private static final Logger log = LoggerFactory.getLogger(CommitGauges.class);
   private static final JsonMapper JSON = new JsonMapper();
   private static final String ELF_PREFIX = "eventlogfile:";
+  private static final String OBJ_PREFIX = "eventlog_objects:";
   private final Sf2lokiMetrics metrics;
 
   CommitGauges(Sf2lokiMetrics metrics) {
@@ -44,6 +45,17 @@ final class CommitGauges implements CommitListener {
                                 Sf2lokiMetrics.OBJECT,
                                 key.substring(ELF_PREFIX.length()))),
                     () -> log.atDebug().addKeyValue("key", key).log("unparseable watermark"));
+          } else if (key.startsWith(OBJ_PREFIX)) { // eventlog_objects: last_ts (PIPE-10)
+            watermark(value, "last_ts")
+                .ifPresent(
+                    ts ->
+                        metrics.watermarkTimestampSeconds.set(
+                            ts.getEpochSecond() + ts.getNano() / 1e9,
+                            Attributes.of(
+                                Sf2lokiMetrics.SOURCE,
+                                "eventlog_objects",
+                                Sf2lokiMetrics.OBJECT,
+                                key.substring(OBJ_PREFIX.length()))));
           }
         });
   }

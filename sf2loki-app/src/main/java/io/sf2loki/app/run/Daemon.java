@@ -29,6 +29,8 @@ import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSource;
+import io.sf2loki.salesforce.objects.EventLogObjectSource;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
 import io.sf2loki.state.file.FileCheckpointStore;
 import java.io.IOException;
@@ -249,6 +251,13 @@ public final class Daemon {
             cfg.sink().loki().structuredMetadataFields(),
             options.finite());
     boolean elfEnabled = org.org.sources().eventlogfile().enabled();
+    EventLogObjectsSettings objSettings =
+        SettingsMapper.eventLogObjects(
+            org.org.sources().eventlogObjects(),
+            cfg.sink().loki().structuredMetadataFields(),
+            options.finite());
+    boolean objEnabled =
+        org.org.sources().eventlogObjects().enabled() && !objSettings.objects().isEmpty();
 
     TermManager terms =
         new TermManager(
@@ -258,6 +267,11 @@ public final class Daemon {
                 sources.add(
                     new EventLogFileSource(
                         elfSettings, org.rest, store, m, options.time(), cpu.executor()));
+              }
+              if (objEnabled) { // one source for all objects: shared OBJ-1 schedule, OBJ-12
+                sources.add(
+                    new EventLogObjectSource(
+                        objSettings, org.rest, store, m, options.time(), cpu.executor()));
               }
               EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
               EgressGovernor governor =

@@ -1,6 +1,7 @@
 package io.sf2loki.app.run;
 
 import io.sf2loki.app.config.EventLogFileConfig;
+import io.sf2loki.app.config.EventLogObjectsConfig;
 import io.sf2loki.app.config.EventTypeConfig;
 import io.sf2loki.app.config.LokiConfig;
 import io.sf2loki.app.config.OrgConfig;
@@ -19,6 +20,8 @@ import io.sf2loki.loki.MetadataMode;
 import io.sf2loki.salesforce.auth.AuthMode;
 import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.objects.ObjectSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -140,6 +143,29 @@ final class SettingsMapper {
   private static EventLogFileSettings.EventTypeSettings eventType(EventTypeConfig t) {
     return new EventLogFileSettings.EventTypeSettings(
         t.name(), t.structuredMetadataFields().orElse(null), t.labels(), t.sample());
+  }
+
+  /** {@code sources.eventlog_objects} → the object source's settings (OBJ, §1.3). */
+  static EventLogObjectsSettings eventLogObjects(
+      EventLogObjectsConfig cfg, List<String> globalMetadataFields, boolean finite) {
+    return new EventLogObjectsSettings(
+        cfg.objects().stream()
+            .map(
+                o ->
+                    new ObjectSettings(
+                        o.name(),
+                        o.timestampField(),
+                        o.pollInterval(),
+                        o.lookback(),
+                        o.settleWindow(),
+                        o.sample(),
+                        o.bigObject(),
+                        o.maxCatchupRecords(),
+                        o.maxCatchupBytes(),
+                        o.tiebreakField()))
+            .toList(),
+        globalMetadataFields,
+        finite);
   }
 
   /**

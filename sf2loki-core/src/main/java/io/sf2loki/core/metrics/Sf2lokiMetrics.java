@@ -68,6 +68,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final GaugeValues salesforceLimitRemaining;
   public final GaugeValues sourceLastSuccessTimestampSeconds;
   public final GaugeValues buildInfo;
+  public final LongCounter watermarkStalls;
 
   private final AtomicReference<LongSupplier> queueDepth = new AtomicReference<>();
   private final ObservableLongGauge queueDepthGauge;
@@ -127,6 +128,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             m, "sf2loki_source_last_success_timestamp_seconds", "last clean poll per object");
     buildInfo = new GaugeValues(m, "sf2loki_build_info", "always 1");
     buildInfo.set(1, Attributes.of(VERSION, version));
+    watermarkStalls = counter(m, "sf2loki_watermark_stalls");
     queueDepthGauge =
         m.gaugeBuilder("sf2loki_queue_depth")
             .ofLongs()

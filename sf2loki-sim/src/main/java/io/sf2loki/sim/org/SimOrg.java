@@ -113,6 +113,9 @@ public final class SimOrg implements AutoCloseable {
   private final AtomicLong cursorSeq = new AtomicLong();
   private final AtomicLong fileSeq = new AtomicLong();
   private final Map<String, SimLogFile> files = new LinkedHashMap<>();
+  // eventlog_objects (OBJ, FEAT-18): queryable objects and Big Objects
+  private final SimObjectStore objectStore;
+  private final ObjectQueryEndpoint objectQueries;
 
   private record Cursor(List<Map<String, Object>> records) {}
 
@@ -136,6 +139,8 @@ public final class SimOrg implements AutoCloseable {
     this.maxFaultDelay = b.maxFaultDelay;
     this.apiMax = b.apiMax;
     this.hourlyAvailable = b.hourlyAvailable;
+    this.objectStore = new SimObjectStore(b.clock, b.apiVersion);
+    this.objectQueries = new ObjectQueryEndpoint(objectStore);
     this.jwt =
         b.jwtKey == null
             ? null
@@ -322,6 +327,11 @@ public final class SimOrg implements AutoCloseable {
   /** The file with this id. */
   public synchronized Optional<SimLogFile> logFile(String id) {
     return Optional.ofNullable(files.get(id));
+  }
+
+  /** The queryable objects and Big Objects (OBJ, FEAT-18) served by {@code /query}. */
+  public SimObjectStore objects() {
+    return objectStore;
   }
 
   /** Stops the server (in-flight exchanges are cut) and the handler threads. Idempotent. */
@@ -540,6 +550,14 @@ public final class SimOrg implements AutoCloseable {
 
   private void query(HttpExchange ex) throws IOException {
     String q = queryParam(ex.getRequestURI().getRawQuery(), "q");
+    if (objectQueries.handles(q)) { // eventlog_objects (OBJ, FEAT-18)
+      try {
+        sendPage(ex, objectQueries.answer(q), 0, null);
+      } catch (SoqlRejection r) {
+        sendSfError(ex, r.status, r.errorCode, r.getMessage());
+      }
+      return;
+    }
     EventLogFileQuery parsed;
     try {
       parsed = EventLogFileQuery.parse(q, hourlyAvailable);

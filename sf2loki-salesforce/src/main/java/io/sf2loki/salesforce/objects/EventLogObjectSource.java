@@ -1,0 +1,805 @@
+package io.sf2loki.salesforce.objects;
+
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.CheckpointToken;
+import io.sf2loki.core.model.Lane;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.shape.CanonicalJson;
+import io.sf2loki.core.shape.Sampler;
+import io.sf2loki.core.shape.StructuredMetadataExtractor;
+import io.sf2loki.core.shape.TextForm;
+import io.sf2loki.core.shape.TimestampParser;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.EntryEmitter;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.elf.RowTransform;
+import io.sf2loki.salesforce.rest.SalesforceRest;
+import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.rest.SoqlThrottledException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.random.RandomGenerator;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SOQL object source {@code eventlog_objects} (SPEC §5, OBJ-1…OBJ-12): polls every configured
+ * object (standard objects with the ascending compound {@code (timestamp, Id)} cursor, Big Objects
+ * with the newest-first drain) and emits one entry per record with the object's cursor riding
+ * along. Lane {@link Lane#BULK}.
+ *
+ * <p>One instance serves all objects of an org for one leadership term: OBJ-1 schedules every
+ * object on its own due time inside one loop, and OBJ-12 makes a throttle of one object push every
+ * other due object, which needs the shared schedule. Cursors are loaded from the store once per
+ * object (at its first poll) and then kept in memory for the term.
+ *
+ * <p>Threads: {@link #run} (or {@link #pollOnce}) is the only caller of the emitter; each page's
+ * records are keyed, transformed, sampled and serialised on the injected CPU executor (PIPE-26).
+ *
+ * <p>Memory: a DESC drain holds at most {@code max_catchup_records} records and {@code
+ * max_catchup_bytes} bytes of canonical JSON (OBJ-8), plus the record keys of the rows at its
+ * current lower bound (a tie group). The id window is {@code [last Id]} on the ASC path and every
+ * record key at the watermark instant on the DESC path (uncapped, WARN above 5000; OBJ-9).
+ */
+public final class EventLogObjectSource implements Source {
+  private static final Logger log = LoggerFactory.getLogger(EventLogObjectSource.class);
+
+  /** The {@code source} label and metric attribute. */
+  public static final String SOURCE = "eventlog_objects";
+
+  /** Checkpoint key prefix: {@code eventlog_objects:<Object>} (SRC-15). */
+  public static final String KEY_PREFIX = "eventlog_objects:";
+
+  /** SRC-12 floor: server now − 167 h. */
+  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
+
+  /** OBJ-9: a window above this many keys logs WARN once per boundary. */
+  static final int WINDOW_WARN = 5000;
+
+  private static final Pattern REAL_ID = Pattern.compile("^[A-Za-z0-9]{15}([A-Za-z0-9]{3})?$");
+  private static final Duration CPU_POLL = Duration.ofMillis(50);
+
+  private final EventLogObjectsSettings settings;
+  private final SalesforceRest rest;
+  private final CheckpointStore store;
+  private final Sf2lokiMetrics metrics;
+  private final TimeSource time;
+  private final Executor cpu;
+  private final RowTransform transform;
+  private final RandomGenerator random;
+  private final StructuredMetadataExtractor metadata;
+  private final List<ObjState> states = new ArrayList<>();
+  private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
+
+  /**
+   * Creates the source for one term without transforms and with a fresh jitter generator.
+   *
+   * @see #EventLogObjectSource(EventLogObjectsSettings, SalesforceRest, CheckpointStore,
+   *     Sf2lokiMetrics, TimeSource, Executor, RowTransform, RandomGenerator)
+   */
+  public EventLogObjectSource(
+      EventLogObjectsSettings settings,
+      SalesforceRest rest,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      Executor cpuExecutor) {
+    this(
+        settings,
+        rest,
+        store,
+        metrics,
+        time,
+        cpuExecutor,
+        RowTransform.NONE,
+        RandomGenerator.of("L64X128MixRandom"));
+  }
+
+  /**
+   * Creates the source for one term.
+   *
+   * @param settings the org's {@code sources.eventlog_objects} (defaulted and validated)
+   * @param rest REST access (queries, server now)
+   * @param store checkpoint store, read-only ({@link CheckpointStore#load}) for the keys {@code
+   *     eventlog_objects:<Object>} (unprefixed; a multi-org wrapper prefixes, ORG-4)
+   * @param metrics the instance's metrics
+   * @param time wall clock (entry fallbacks, gauges), monotonic ticker (due times, SRC-26) and
+   *     stop-aware sleeper
+   * @param cpuExecutor bounded pool for shaping (PIPE-26)
+   * @param transform compiled {@code sources.eventlog_objects.transforms} (XF), applied to each
+   *     record after its key and watermark were taken from the original values (XF-8)
+   * @param random jitter source (SRC-21)
+   */
+  public EventLogObjectSource(
+      EventLogObjectsSettings settings,
+      SalesforceRest rest,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      Executor cpuExecutor,
+      RowTransform transform,
+      RandomGenerator random) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.rest = Objects.requireNonNull(rest, "rest");
+    this.store = Objects.requireNonNull(store, "store");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.time = Objects.requireNonNull(time, "time");
+    this.cpu = Objects.requireNonNull(cpuExecutor, "cpuExecutor");
+    this.transform = Objects.requireNonNull(transform, "transform");
+    this.random = Objects.requireNonNull(random, "random");
+    this.metadata = new StructuredMetadataExtractor(settings.structuredMetadataFields());
+    long now = time.ticker().nanoTime();
+    for (ObjectSettings o : settings.objects()) {
+      states.add(new ObjState(o, now));
+    }
+  }
+
+  @Override
+  public String name() {
+    return SOURCE;
+  }
+
+  @Override
+  public Lane lane() {
+    return Lane.BULK;
+  }
+
+  /** How one poll of one object ended. */
+  public enum Outcome {
+    /** The poll completed (including a stall, OBJ-4). */
+    OK,
+    /** {@code REQUEST_LIMIT_EXCEEDED} (OBJ-12): nothing beyond the already emitted entries. */
+    THROTTLED,
+    /** Another SOQL error (SRC-19): retried next poll. */
+    FAILED,
+    /** The stop signal fired or the emitter refused an entry. */
+    STOPPED
+  }
+
+  /**
+   * Result of one poll.
+   *
+   * @param outcome how it ended
+   * @param realEntries real entries emitted
+   * @param advanced whether the object's cursor moved
+   */
+  public record PollResult(Outcome outcome, int realEntries, boolean advanced) {}
+
+  /**
+   * OBJ-1: every object is due at start; the loop sleeps (stop-aware) until the earliest due time
+   * and polls due objects one after another, each then due again after its jittered {@code
+   * poll_interval}. With {@link EventLogObjectsSettings#finite()} rounds run back to back and it
+   * returns after the first round in which no cursor advanced.
+   */
+  @Override
+  public void run(EntryEmitter emitter, StopSignal stop) throws Exception {
+    while (!stop.isStopped()) {
+      long now = time.ticker().nanoTime();
+      boolean advanced = false;
+      for (ObjState s : states) {
+        if (!settings.finite() && s.dueNanos - now > 0) {
+          continue;
+        }
+        PollResult r = poll(s, emitter, stop);
+        if (r.outcome() == Outcome.STOPPED) {
+          return;
+        }
+        s.dueNanos = time.ticker().nanoTime() + jittered(s.settings.pollInterval()).toNanos();
+        advanced |= r.advanced();
+        if (r.outcome() == Outcome.THROTTLED) {
+          // OBJ-12: every other due object waits one full jittered interval
+          for (ObjState o : states) {
+            if (o != s && o.dueNanos - now <= 0) {
+              o.dueNanos = time.ticker().nanoTime() + jittered(o.settings.pollInterval()).toNanos();
+            }
+          }
+          if (settings.finite()) {
+            break;
+          }
+        }
+      }
+      if (settings.finite()) {
+        if (!advanced) {
+          return;
+        }
+        continue;
+      }
+      long earliest = Long.MAX_VALUE;
+      for (ObjState s : states) {
+        earliest = Math.min(earliest, s.dueNanos);
+      }
+      if (states.isEmpty()) {
+        stop.await();
+        return;
+      }
+      long wait = earliest - time.ticker().nanoTime();
+      if (wait > 0 && !time.sleeper().sleep(Duration.ofNanos(wait), stop)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Polls one object now, regardless of its due time (tests, diagnostics). Call from one thread at
+   * a time, never concurrently with {@link #run}.
+   *
+   * @throws IllegalArgumentException for an object that is not configured
+   */
+  public PollResult pollOnce(String object, EntryEmitter emitter, StopSignal stop)
+      throws InterruptedException {
+    for (ObjState s : states) {
+      if (s.settings.name().equals(object)) {
+        return poll(s, emitter, stop);
+      }
+    }
+    throw new IllegalArgumentException("object not configured: " + object);
+  }
+
+  private Duration jittered(Duration interval) {
+    double factor = 0.9 + 0.2 * random.nextDouble();
+    return Duration.ofNanos((long) (interval.toNanos() * factor));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // per object
+
+  private static final class ObjState {
+    final ObjectSettings settings;
+    final String key;
+    final List<String> entryTimestampFields;
+    final Map<String, String> labels;
+    final Attributes objectAttrs;
+    final Attributes typeAttrs;
+    long dueNanos;
+    ObjectCursor cursor;
+    int consecutiveFailures;
+    String lastStallBoundary;
+    String warnedWindowAt;
+
+    ObjState(ObjectSettings settings, long due) {
+      this.settings = settings;
+      this.key = KEY_PREFIX + settings.name();
+      List<String> f = new ArrayList<>();
+      for (String n : List.of(settings.timestampField(), "EventDate", "CreatedDate")) {
+        if (!f.contains(n)) {
+          f.add(n);
+        }
+      }
+      this.entryTimestampFields = List.copyOf(f);
+      Map<String, String> l = new LinkedHashMap<>();
+      l.put("source", SOURCE);
+      l.put("event_type", settings.name());
+      this.labels = Map.copyOf(l);
+      this.objectAttrs =
+          Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, settings.name());
+      this.typeAttrs =
+          Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.EVENT_TYPE, settings.name());
+      this.dueNanos = due;
+    }
+  }
+
+  /** The emitter refused an entry or the stop signal fired mid-emission. */
+  private static final class Stopped extends Exception {
+    Stopped() {
+      super("stopped", null, false, false);
+    }
+  }
+
+  /** Per-poll emission bookkeeping. */
+  private static final class Emission {
+    final EntryEmitter emitter;
+    final Instant serverNow;
+    String lastCarried;
+    int real;
+
+    Emission(EntryEmitter emitter, Instant serverNow) {
+      this.emitter = emitter;
+      this.serverNow = serverNow;
+    }
+  }
+
+  private PollResult poll(ObjState s, EntryEmitter emitter, StopSignal stop)
+      throws InterruptedException {
+    if (stop.isStopped()) {
+      return new PollResult(Outcome.STOPPED, 0, false);
+    }
+    Instant serverNow = rest.serverNow();
+    if (s.cursor == null) {
+      s.cursor = load(s, serverNow);
+    }
+    String start = s.cursor.toValue();
+    ObjectSoql.Bound upper =
+        s.settings.settleWindow().isZero()
+            ? null
+            : new ObjectSoql.Bound(
+                ObjectSoql.literal(serverNow.minus(s.settings.settleWindow())), true);
+    Emission em = new Emission(emitter, serverNow);
+    Outcome out;
+    try {
+      out = s.settings.bigObject() ? drainDesc(s, upper, em, stop) : drainAsc(s, upper, em, stop);
+    } catch (SoqlThrottledException e) {
+      // sf2loki_salesforce_api_throttled{api="soql"} is counted by the REST client
+      metrics.soqlPollErrors.add(1, s.objectAttrs);
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("object", s.settings.name())
+          .addKeyValue("error", e.getMessage())
+          .log("object poll throttled (REQUEST_LIMIT_EXCEEDED); due objects wait one interval");
+      out = Outcome.THROTTLED;
+    } catch (SoqlException e) {
+      pollFailure(s, e);
+      out = Outcome.FAILED;
+    } catch (Stopped e) {
+      return new PollResult(Outcome.STOPPED, em.real, false);
+    }
+    if (out == Outcome.STOPPED) {
+      return new PollResult(Outcome.STOPPED, em.real, false);
+    }
+    String end = s.cursor.toValue();
+    boolean advanced = !end.equals(start);
+    if (advanced && !end.equals(em.lastCarried)) {
+      // OBJ-11 / SRC-3
+      if (!emitter.emit(LogEntry.checkpointOnly(new CheckpointToken(s.key, end)))) {
+        return new PollResult(Outcome.STOPPED, em.real, advanced);
+      }
+    }
+    if (out == Outcome.OK) {
+      s.consecutiveFailures = 0;
+      metrics.sourceLastSuccessTimestampSeconds.set(
+          time.now().toEpochMilli() / 1000.0, s.objectAttrs);
+    }
+    return new PollResult(out, em.real, advanced);
+  }
+
+  /** OBJ-2. */
+  private ObjectCursor load(ObjState s, Instant serverNow) {
+    String def = ObjectSoql.defaultSince(serverNow.minus(s.settings.lookback()));
+    ObjectCursor fresh = new ObjectCursor(def, TimestampParser.parseOrNull(def), List.of());
+    Optional<String> stored = store.load(s.key);
+    if (stored.isEmpty()) {
+      return fresh;
+    }
+    Optional<ObjectCursor> parsed = ObjectCursor.parse(stored.get());
+    if (parsed.isPresent()) {
+      return parsed.get();
+    }
+    metrics.checkpointLoadErrors.add(1, sourceAttrs);
+    log.atWarn()
+        .addKeyValue("source", SOURCE)
+        .addKeyValue("key", s.key)
+        .addKeyValue("since", def)
+        .log("object checkpoint unusable; starting from the lookback window");
+    return fresh;
+  }
+
+  /** SRC-19 (and the OBJ-12 Big Object hint). */
+  private void pollFailure(ObjState s, SoqlException e) {
+    s.consecutiveFailures++;
+    metrics.soqlPollErrors.add(1, s.objectAttrs);
+    var b = s.consecutiveFailures >= 3 ? log.atError() : log.atWarn();
+    b =
+        b.addKeyValue("source", SOURCE)
+            .addKeyValue("object", s.settings.name())
+            .addKeyValue("status", e.status())
+            .addKeyValue("consecutive_failures", s.consecutiveFailures)
+            .addKeyValue("error", e.getMessage());
+    String text = e.getMessage() + " " + e.errorCode();
+    if (text.contains("BIG_OBJECT_UNSUPPORTED_OPERATION")) {
+      b = b.addKeyValue("hint", "set big_object: true for this object");
+    }
+    b.log("object poll failed; retried next poll");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // ASC path (OBJ-3, OBJ-4, OBJ-9)
+
+  private Outcome drainAsc(ObjState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
+      throws SoqlException, InterruptedException, Stopped {
+    while (true) {
+      if (stop.isStopped()) {
+        return Outcome.STOPPED;
+      }
+      String last = s.cursor.lastKey();
+      String lastId = isRealId(last) ? last : null;
+      String soql =
+          ObjectSoql.asc(
+              s.settings.name(), s.settings.timestampField(), s.cursor.lastTs(), lastId, upper);
+      List<Map<String, Object>> page = rest.query(soql);
+      List<Prepared> prepared = prepare(s, page, stop);
+      if (prepared == null) {
+        return Outcome.STOPPED;
+      }
+      String before = s.cursor.toValue();
+      String boundary = s.cursor.lastTs() + " " + s.cursor.lastKey();
+      boolean newKey = false;
+      for (Prepared p : prepared) {
+        if (s.cursor.inWindow(p.key)) {
+          continue; // OBJ-4 dedup
+        }
+        newKey = true;
+        if (p.instant != null) {
+          s.cursor.advance(p.rawTs, p.instant, p.key, p.realIdKey);
+          windowWarn(s);
+        }
+        emit(s, p, em);
+      }
+      if (page.size() < ObjectSoql.PAGE) {
+        return Outcome.OK;
+      }
+      if (!newKey || s.cursor.toValue().equals(before)) {
+        stall(s, boundary);
+        return Outcome.OK;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // DESC path (OBJ-5, OBJ-7, OBJ-8, OBJ-9)
+
+  /** Records held by one drain, ordered ascending (unparseable timestamps first), capped. */
+  private static final class Held {
+    private record HKey(Instant instant, String key) {}
+
+    private static final Comparator<HKey> ORDER =
+        Comparator.comparing(HKey::instant, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(HKey::key);
+
+    final TreeMap<HKey, Prepared> records = new TreeMap<>(ORDER);
+    final long maxRecords;
+    final long maxBytes;
+    long bytes;
+
+    Held(long maxRecords, long maxBytes) {
+      this.maxRecords = maxRecords;
+      this.maxBytes = maxBytes;
+    }
+
+    /** Adds and evicts the newest records while a cap is exceeded (keeps at least one). */
+    void add(Prepared p) {
+      if (records.putIfAbsent(new HKey(p.instant, p.key), p) == null) {
+        bytes += p.bytes;
+      }
+      while (records.size() > 1
+          && ((maxRecords > 0 && records.size() > maxRecords)
+              || (maxBytes > 0 && bytes > maxBytes))) {
+        bytes -= records.pollLastEntry().getValue().bytes;
+      }
+    }
+  }
+
+  private Outcome drainDesc(ObjState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
+      throws SoqlException, InterruptedException, Stopped {
+    String name = s.settings.name();
+    String ts = s.settings.timestampField();
+    Held held = new Held(s.settings.maxCatchupRecords(), s.settings.maxCatchupBytes());
+    ObjectSoql.Bound bound = upper;
+    Set<String> seenAtBound = new HashSet<>();
+    while (true) {
+      if (stop.isStopped()) {
+        return Outcome.STOPPED; // OBJ-8: nothing emitted, nothing committed
+      }
+      List<Map<String, Object>> page =
+          rest.query(ObjectSoql.desc(name, ts, s.cursor.lastTs(), bound));
+      List<Prepared> prepared = prepare(s, page, stop);
+      if (prepared == null) {
+        return Outcome.STOPPED;
+      }
+      Set<Instant> instants = new HashSet<>();
+      int parseable = 0;
+      int newKeys = 0;
+      for (Prepared p : prepared) {
+        if (p.instant != null) {
+          instants.add(p.instant);
+          parseable++;
+        }
+        if (seenAtBound.contains(p.key)) {
+          continue; // a tie at the inclusive bound, re-fetched
+        }
+        newKeys++;
+        if (!s.cursor.inWindow(p.key)) {
+          held.add(p);
+        }
+      }
+      if (page.size() < ObjectSoql.PAGE) {
+        break;
+      }
+      if (instants.size() == 1 && parseable == prepared.size()) {
+        // OBJ-7 tie escape on the index field
+        Instant tie = instants.iterator().next();
+        Set<String> seen = new HashSet<>(seenAtBound);
+        prepared.forEach(p -> seen.add(p.key));
+        if (!tieEscape(s, tie, seen, held, stop)) {
+          return Outcome.STOPPED;
+        }
+        bound = new ObjectSoql.Bound(ObjectSoql.literal(tie), false);
+        seenAtBound = new HashSet<>();
+        continue;
+      }
+      if (newKeys == 0 || instants.isEmpty()) {
+        stall(s, bound == null ? s.cursor.lastTs() : bound.literal());
+        break;
+      }
+      Instant oldest = instants.stream().min(Comparator.naturalOrder()).orElseThrow();
+      bound = new ObjectSoql.Bound(ObjectSoql.literal(oldest), true);
+      Set<String> next = new HashSet<>();
+      for (Prepared p : prepared) {
+        if (oldest.equals(p.instant)) {
+          next.add(p.key);
+        }
+      }
+      seenAtBound = next;
+    }
+    if (stop.isStopped()) {
+      return Outcome.STOPPED;
+    }
+    for (Prepared p : held.records.values()) {
+      if (p.instant != null) {
+        s.cursor.advance(p.rawTs, p.instant, p.key, false);
+        windowWarn(s);
+      }
+      emit(s, p, em);
+    }
+    return Outcome.OK;
+  }
+
+  /**
+   * Pages through one instant on {@code tiebreak_field} (OBJ-7).
+   *
+   * @return false when the stop signal fired
+   */
+  private boolean tieEscape(ObjState s, Instant tie, Set<String> seen, Held held, StopSignal stop)
+      throws SoqlException, InterruptedException {
+    String lastTb = null;
+    while (true) {
+      if (stop.isStopped()) {
+        return false;
+      }
+      String soql =
+          ObjectSoql.tie(
+              s.settings.name(),
+              s.settings.timestampField(),
+              tie,
+              s.settings.tiebreakField(),
+              lastTb);
+      List<Map<String, Object>> page;
+      try {
+        page = rest.query(soql);
+      } catch (SoqlThrottledException e) {
+        throw e;
+      } catch (SoqlException e) {
+        tieFailure(s, tie, e.getMessage());
+        return true;
+      }
+      List<Prepared> prepared = prepare(s, page, stop);
+      if (prepared == null) {
+        return false;
+      }
+      boolean missing = false;
+      for (Prepared p : prepared) {
+        if (p.tiebreak == null) {
+          missing = true;
+        } else if (lastTb == null || p.tiebreak.compareTo(lastTb) < 0) {
+          lastTb = p.tiebreak;
+        }
+        if (seen.add(p.key) && !s.cursor.inWindow(p.key)) {
+          held.add(p);
+        }
+      }
+      if (missing) {
+        tieFailure(s, tie, "a record lacks " + s.settings.tiebreakField());
+        return true;
+      }
+      if (page.size() < ObjectSoql.PAGE) {
+        return true;
+      }
+    }
+  }
+
+  private void tieFailure(ObjState s, Instant tie, String why) {
+    metrics.watermarkStalls.add(1, s.objectAttrs);
+    log.atError()
+        .addKeyValue("source", SOURCE)
+        .addKeyValue("object", s.settings.name())
+        .addKeyValue("error", why)
+        .log(
+            "tie group at "
+                + ObjectSoql.literal(tie)
+                + " cannot be paged; remaining rows at that instant may be skipped");
+  }
+
+  /** OBJ-4 stall signals: WARN first, ERROR + counter on a repeat at the same boundary. */
+  private void stall(ObjState s, String boundary) {
+    boolean repeat = boundary.equals(s.lastStallBoundary);
+    s.lastStallBoundary = boundary;
+    var b = repeat ? log.atError() : log.atWarn();
+    if (repeat) {
+      metrics.watermarkStalls.add(1, s.objectAttrs);
+    }
+    b.addKeyValue("source", SOURCE)
+        .addKeyValue("object", s.settings.name())
+        .addKeyValue("boundary", boundary)
+        .log("object watermark stalled: a full page added no new record");
+  }
+
+  private void windowWarn(ObjState s) {
+    if (s.cursor.windowSize() > WINDOW_WARN && !s.cursor.lastTs().equals(s.warnedWindowAt)) {
+      s.warnedWindowAt = s.cursor.lastTs();
+      log.atWarn()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("object", s.settings.name())
+          .addKeyValue("watermark", s.cursor.lastTs())
+          .log("object id window exceeds 5000 keys");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // records
+
+  /** One record, keyed and shaped (everything but the entry timestamp fallback and token). */
+  private record Prepared(
+      String key,
+      boolean realIdKey,
+      String rawTs,
+      Instant instant,
+      String tiebreak,
+      boolean keep,
+      boolean sampledOut,
+      Instant entryTs,
+      String line,
+      Map<String, String> md,
+      long bytes) {}
+
+  private void emit(ObjState s, Prepared p, Emission em) throws Stopped, InterruptedException {
+    if (!p.keep) {
+      if (p.sampledOut) {
+        metrics.entriesSampledOut.add(1, s.typeAttrs);
+      }
+      return;
+    }
+    Instant ts = p.entryTs;
+    if (ts == null) {
+      metrics.timestampFallbacks.add(1, sourceAttrs);
+      Instant floor = em.serverNow.minus(FALLBACK_FLOOR);
+      Instant fb = s.cursor.lastInstant() != null ? s.cursor.lastInstant() : em.serverNow;
+      ts = fb.isBefore(floor) ? floor : fb;
+    }
+    String value = s.cursor.toValue();
+    LogEntry e = LogEntry.of(ts, s.labels, p.line, p.md, new CheckpointToken(s.key, value));
+    if (!em.emitter.emit(e)) {
+      throw new Stopped();
+    }
+    em.lastCarried = value;
+    em.real++;
+  }
+
+  /** Prepares a page on the CPU pool (PIPE-26); null when the stop signal fired meanwhile. */
+  private List<Prepared> prepare(ObjState s, List<Map<String, Object>> page, StopSignal stop)
+      throws InterruptedException {
+    CompletableFuture<List<Prepared>> f =
+        CompletableFuture.supplyAsync(
+            () -> {
+              List<Prepared> out = new ArrayList<>(page.size());
+              for (Map<String, Object> rec : page) {
+                out.add(prepare(s, rec));
+              }
+              return out;
+            },
+            cpu);
+    while (true) {
+      try {
+        return f.get(CPU_POLL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        if (stop.isStopped()) {
+          f.cancel(false);
+          return null;
+        }
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof RuntimeException re) {
+          throw re;
+        }
+        if (c instanceof Error err) {
+          throw err;
+        }
+        throw new IllegalStateException(c);
+      }
+    }
+  }
+
+  private Prepared prepare(ObjState s, Map<String, Object> rec) {
+    ObjectSettings o = s.settings;
+    String original = CanonicalJson.write(rec);
+    Object tsv = rec.get(o.timestampField());
+    String rawTs = tsv instanceof String str ? str : null;
+    Instant instant = rawTs == null ? null : TimestampParser.parseOrNull(rawTs);
+    Object tbv = rec.get(o.tiebreakField());
+    String tiebreak = tbv == null ? null : TextForm.of(tbv);
+    Object idv = rec.get("Id");
+    String id = idv instanceof String str ? str : null;
+    String key;
+    boolean realIdKey = false;
+    if (!o.bigObject() && id != null && !isPlaceholder(id)) {
+      key = id;
+      realIdKey = isRealId(id);
+    } else if (tiebreak != null && !tiebreak.isEmpty()) {
+      key = tiebreak;
+    } else {
+      key = sha256(original);
+    }
+    long bytes = original.length(); // canonical JSON is ASCII (SRC-7)
+    Map<String, Object> row = transform == RowTransform.NONE ? rec : new LinkedHashMap<>(rec);
+    if (!transform.apply(row)) {
+      return new Prepared(
+          key, realIdKey, rawTs, instant, tiebreak, false, false, null, null, null, bytes);
+    }
+    if (o.sample() < 1 && !Sampler.keep(key, o.sample())) {
+      return new Prepared(
+          key, realIdKey, rawTs, instant, tiebreak, false, true, null, null, null, bytes);
+    }
+    Instant entryTs = TimestampParser.firstParsed(row, s.entryTimestampFields).orElse(null);
+    String line = transform == RowTransform.NONE ? original : CanonicalJson.write(row);
+    return new Prepared(
+        key,
+        realIdKey,
+        rawTs,
+        instant,
+        tiebreak,
+        true,
+        false,
+        entryTs,
+        line,
+        metadata.extract(row),
+        bytes);
+  }
+
+  /** OBJ-5: an Id whose first 15 characters are all {@code 0}. */
+  static boolean isPlaceholder(String id) {
+    if (id.length() < 15) {
+      return false;
+    }
+    for (int i = 0; i < 15; i++) {
+      if (id.charAt(i) != '0') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** OBJ-3: a real Id (15 or 18 alphanumerics, not a placeholder). */
+  static boolean isRealId(String id) {
+    return id != null && REAL_ID.matcher(id).matches() && !isPlaceholder(id);
+  }
+
+  private static String sha256(String s) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package io.sf2loki.salesforce.objects;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One {@code sources.eventlog_objects.objects[]} entry (SPEC §1.3, OBJ-1…OBJ-12), already defaulted
+ * and validated by the configuration loader (CFG-10).
+ *
+ * @param name object name, a SOQL identifier; also the {@code event_type} label and the checkpoint
+ *     key suffix
+ * @param timestampField SOQL identifier of the cursor field (default {@code EventDate})
+ * @param pollInterval time between polls of this object, jittered (SRC-21); strictly positive
+ * @param lookback first-run window: an absent or unusable cursor starts at server now − lookback
+ *     (OBJ-2)
+ * @param settleWindow every query is bounded by {@code <ts> <= server now − settleWindow} (OBJ-6);
+ *     zero = no bound
+ * @param sample sampling rate in (0, 1] (SRC-14, XF-9)
+ * @param bigObject DESC drain (OBJ-5) instead of the ASC compound cursor (OBJ-3)
+ * @param maxCatchupRecords records held by one DESC drain, 0 = unbounded (OBJ-8)
+ * @param maxCatchupBytes canonical-JSON bytes held by one DESC drain, 0 = unbounded (OBJ-8)
+ * @param tiebreakField SOQL identifier of the index field used to page a tie group and to key
+ *     placeholder-Id rows (OBJ-5, OBJ-7; default {@code EventIdentifier})
+ */
+public record ObjectSettings(
+    String name,
+    String timestampField,
+    Duration pollInterval,
+    Duration lookback,
+    Duration settleWindow,
+    double sample,
+    boolean bigObject,
+    long maxCatchupRecords,
+    long maxCatchupBytes,
+    String tiebreakField) {
+  static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
+
+  /** SPEC defaults. */
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMinutes(5);
+
+  public static final Duration DEFAULT_LOOKBACK = Duration.ofHours(1);
+  public static final Duration DEFAULT_SETTLE_WINDOW = Duration.ofMinutes(1);
+  public static final long DEFAULT_MAX_CATCHUP_RECORDS = 20_000;
+  public static final long DEFAULT_MAX_CATCHUP_BYTES = 67_108_864;
+
+  /**
+   * @throws IllegalArgumentException when a name is not a SOQL identifier (CFG-10, SRC-18) or a
+   *     value is outside its SPEC range
+   */
+  public ObjectSettings {
+    requireIdentifier("name", name);
+    requireIdentifier("timestamp_field", timestampField);
+    requireIdentifier("tiebreak_field", tiebreakField);
+    Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(lookback, "lookback");
+    Objects.requireNonNull(settleWindow, "settleWindow");
+    if (pollInterval.isNegative() || pollInterval.isZero()) {
+      throw new IllegalArgumentException("poll_interval must be > 0");
+    }
+    if (lookback.isNegative() || settleWindow.isNegative()) {
+      throw new IllegalArgumentException("durations must not be negative");
+    }
+    if (!(sample > 0 && sample <= 1)) {
+      throw new IllegalArgumentException("sample must be in (0, 1]: " + sample);
+    }
+    if (maxCatchupRecords < 0 || maxCatchupBytes < 0) {
+      throw new IllegalArgumentException("max_catchup_* must be >= 0");
+    }
+  }
+
+  /** An object with every other key at its SPEC default. */
+  public static ObjectSettings defaults(String name, boolean bigObject) {
+    return new ObjectSettings(
+        name,
+        "EventDate",
+        DEFAULT_POLL_INTERVAL,
+        DEFAULT_LOOKBACK,
+        DEFAULT_SETTLE_WINDOW,
+        1.0,
+        bigObject,
+        DEFAULT_MAX_CATCHUP_RECORDS,
+        DEFAULT_MAX_CATCHUP_BYTES,
+        "EventIdentifier");
+  }
+
+  /** Copy with another timestamp field. */
+  public ObjectSettings withTimestampField(String field) {
+    return new ObjectSettings(
+        name,
+        field,
+        pollInterval,
+        lookback,
+        settleWindow,
+        sample,
+        bigObject,
+        maxCatchupRecords,
+        maxCatchupBytes,
+        tiebreakField);
+  }
+
+  /** Copy with another settle window. */
+  public ObjectSettings withSettleWindow(Duration window) {
+    return new ObjectSettings(
+        name,
+        timestampField,
+        pollInterval,
+        lookback,
+        window,
+        sample,
+        bigObject,
+        maxCatchupRecords,
+        maxCatchupBytes,
+        tiebreakField);
+  }
+
+  /** Copy with other catch-up caps. */
+  public ObjectSettings withCatchup(long records, long bytes) {
+    return new ObjectSettings(
+        name,
+        timestampField,
+        pollInterval,
+        lookback,
+        settleWindow,
+        sample,
+        bigObject,
+        records,
+        bytes,
+        tiebreakField);
+  }
+
+  static void requireIdentifier(String what, String v) {
+    if (v == null || !SOQL_IDENTIFIER.matcher(v).matches()) {
+      throw new IllegalArgumentException(what + " is not a SOQL identifier");
+    }
+  }
+}

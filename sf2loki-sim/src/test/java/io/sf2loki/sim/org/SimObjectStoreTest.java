@@ -1,0 +1,100 @@
+package io.sf2loki.sim.org;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sf2loki.core.time.FakeTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class SimObjectStoreTest {
+  private static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");
+  private FakeTime time;
+  private SimObjectStore store;
+
+  @BeforeEach
+  void setUp() {
+    time = new FakeTime(T0.plus(Duration.ofHours(1)));
+    store = new SimObjectStore(time.wall(), "60.0");
+    store.defineObject("LoginHistory", "LoginTime");
+    store.defineBigObject("LoginEvent");
+  }
+
+  @Test
+  @DisplayName("OBJ-3: the ascending compound cursor query returns rows after (ts, Id)")
+  void ascCompound() throws Exception {
+    List<SimObjectRecord> tie = store.addTieGroup("LoginHistory", T0, 5);
+    store.addSeries("LoginHistory", T0.plusSeconds(1), Duration.ofSeconds(1), 3);
+    String last = tie.get(2).id();
+    List<Map<String, Object>> rows =
+        store.query(
+            "SELECT FIELDS(ALL) FROM LoginHistory WHERE (LoginTime > 2024-05-01T10:00:00.000Z OR"
+                + " (LoginTime = 2024-05-01T10:00:00.000Z AND Id > '"
+                + last
+                + "')) ORDER BY LoginTime ASC, Id ASC LIMIT 200");
+    assertThat(rows).hasSize(5);
+    assertThat(rows.getFirst().get("Id")).isEqualTo(tie.get(3).id());
+    assertThat(rows.getFirst().get("LoginTime")).isEqualTo("2024-05-01T10:00:00.000+0000");
+    assertThat(rows.getFirst()).containsKey("attributes");
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-18, OBJ-5: a Big Object refuses ASC, Id predicates, NOT IN and non-index fields")
+  void bigObjectRules() throws Exception {
+    store.addTieGroup("LoginEvent", T0, 3);
+    for (String bad :
+        List.of(
+            "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate >= 2024-05-01T00:00:00.000Z"
+                + " ORDER BY EventDate ASC LIMIT 200",
+            "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate >= 2024-05-01T00:00:00.000Z"
+                + " ORDER BY EventDate LIMIT 200",
+            "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate >= 2024-05-01T00:00:00.000Z AND"
+                + " Id > '000000000000000AAA' ORDER BY EventDate DESC LIMIT 200",
+            "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate >= 2024-05-01T00:00:00.000Z AND"
+                + " EventIdentifier NOT IN ('a') ORDER BY EventDate DESC LIMIT 200",
+            "SELECT FIELDS(ALL) FROM LoginEvent WHERE UserId = 'x' ORDER BY EventDate DESC LIMIT"
+                + " 200")) {
+      assertThatThrownBy(() -> store.query(bad))
+          .isInstanceOfSatisfying(
+              SoqlRejection.class,
+              r -> {
+                assertThat(r.status).isEqualTo(400);
+                assertThat(r.errorCode).isEqualTo("BIG_OBJECT_UNSUPPORTED_OPERATION");
+              });
+    }
+    List<Map<String, Object>> ok =
+        store.query(
+            "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate = 2024-05-01T10:00:00.000Z"
+                + " ORDER BY EventDate DESC, EventIdentifier DESC LIMIT 200");
+    assertThat(ok).hasSize(3);
+    assertThat(ok).allSatisfy(r -> assertThat(r.get("Id")).isEqualTo("000000000000000AAA"));
+    assertThat((String) ok.get(0).get("EventIdentifier"))
+        .isGreaterThan((String) ok.get(1).get("EventIdentifier"));
+  }
+
+  @Test
+  @DisplayName("OBJ-6: a late-visible row is returned only once the org clock reaches visibility")
+  void lateVisibility() throws Exception {
+    store.add("LoginHistory", time.now(), Duration.ofSeconds(90), Map.of());
+    String q = "SELECT FIELDS(ALL) FROM LoginHistory ORDER BY LoginTime ASC, Id ASC LIMIT 200";
+    assertThat(store.query(q)).isEmpty();
+    time.advance(Duration.ofSeconds(90));
+    assertThat(store.query(q)).hasSize(1);
+  }
+
+  @Test
+  void malformedAndUnknown() {
+    assertThatThrownBy(() -> store.query("SELECT FIELDS(ALL) FROM LoginHistory"))
+        .isInstanceOfSatisfying(
+            SoqlRejection.class, r -> assertThat(r.errorCode).isEqualTo("MALFORMED_QUERY"));
+    assertThatThrownBy(() -> store.query("SELECT Id FROM Nope LIMIT 1"))
+        .isInstanceOfSatisfying(
+            SoqlRejection.class, r -> assertThat(r.errorCode).isEqualTo("INVALID_TYPE"));
+  }
+}
