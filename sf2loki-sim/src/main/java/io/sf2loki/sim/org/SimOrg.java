@@ -113,6 +113,7 @@ public final class SimOrg implements AutoCloseable {
   private final AtomicLong cursorSeq = new AtomicLong();
   private final AtomicLong fileSeq = new AtomicLong();
   private final Map<String, SimLogFile> files = new LinkedHashMap<>();
+  private final ApexLogEndpoints apexLogs; // ApexLog Tooling endpoints (APX)
 
   private record Cursor(List<Map<String, Object>> records) {}
 
@@ -143,6 +144,7 @@ public final class SimOrg implements AutoCloseable {
     for (SimEndpoint e : SimEndpoint.values()) {
       calls.put(e, new AtomicLong());
     }
+    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize);
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
@@ -185,6 +187,11 @@ public final class SimOrg implements AutoCloseable {
   /** The API version served, e.g. {@code 60.0}. */
   public String apiVersion() {
     return apiVersion;
+  }
+
+  /** ApexLog records, bodies, their faults and call counters (APX-1, APX-5). */
+  public ApexLogEndpoints apexLogs() {
+    return apexLogs;
   }
 
   /** The fault schedule; mutate it at any time. */
@@ -378,6 +385,13 @@ public final class SimOrg implements AutoCloseable {
           return;
         }
         download(ex, lf.group(1), next == Next.TRUNCATE);
+      } else if (apexLogs.handles(rest)) { // ApexLog Tooling listing and bodies (APX)
+        apexLogs.count(rest);
+        apiUsage.incrementAndGet();
+        if (authorised(ex)) {
+          limitHeader(ex);
+          apexLogs.handle(ex, rest);
+        }
       } else {
         notFound(ex);
       }
