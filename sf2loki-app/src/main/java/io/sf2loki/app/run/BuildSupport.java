@@ -51,10 +51,11 @@ final class BuildSupport {
                 p + "eventlog_objects.transforms",
                 "transforms are not available in this build yet; refusing to ship rows unmasked"));
       }
-      if (s.apexlog().enabled()) {
+      if (!s.apexlog().transforms().isEmpty()) {
         problems.add(
             new Problem(
-                p + "apexlog.enabled", "the ApexLog source is not available in this build yet"));
+                p + "apexlog.transforms",
+                "transforms are not available in this build yet; refusing to ship logs unmasked"));
       }
       if (!s.eventlogfile().transforms().isEmpty()) {
         problems.add(

@@ -26,6 +26,9 @@ import io.sf2loki.core.term.TermManager;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.salesforce.apexlog.ApexLogSettings;
+import io.sf2loki.salesforce.apexlog.ApexLogSource;
+import io.sf2loki.salesforce.apexlog.ToolingApi;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSource;
@@ -88,6 +91,8 @@ public final class Daemon {
       }
       SettingsMapper.eventLogFile(
           org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), false);
+      SettingsMapper.apexLog(
+          org.sources().apexlog(), cfg.sink().loki().structuredMetadataFields(), false);
     }
   }
 
@@ -258,6 +263,12 @@ public final class Daemon {
             options.finite());
     boolean objEnabled =
         org.org.sources().eventlogObjects().enabled() && !objSettings.objects().isEmpty();
+    ApexLogSettings apexSettings =
+        SettingsMapper.apexLog(
+            org.org.sources().apexlog(),
+            cfg.sink().loki().structuredMetadataFields(),
+            options.finite());
+    boolean apexEnabled = org.org.sources().apexlog().enabled();
 
     TermManager terms =
         new TermManager(
@@ -272,6 +283,11 @@ public final class Daemon {
                 sources.add(
                     new EventLogObjectSource(
                         objSettings, org.rest, store, m, options.time(), cpu.executor()));
+              }
+              if (apexEnabled) {
+                sources.add(
+                    new ApexLogSource(
+                        apexSettings, ToolingApi.over(org.rest), store, m, options.time()));
               }
               EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
               EgressGovernor governor =

@@ -1,5 +1,6 @@
 package io.sf2loki.app.run;
 
+import io.sf2loki.app.config.ApexLogConfig;
 import io.sf2loki.app.config.EventLogFileConfig;
 import io.sf2loki.app.config.EventLogObjectsConfig;
 import io.sf2loki.app.config.EventTypeConfig;
@@ -17,6 +18,7 @@ import io.sf2loki.loki.Compression;
 import io.sf2loki.loki.Encoding;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.loki.MetadataMode;
+import io.sf2loki.salesforce.apexlog.ApexLogSettings;
 import io.sf2loki.salesforce.auth.AuthMode;
 import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
@@ -136,6 +138,19 @@ final class SettingsMapper {
         elf.settleWindow(),
         elf.downloadMaxAge(),
         elf.concurrency(),
+        globalMetadataFields,
+        finite);
+  }
+
+  /** {@code sources.apexlog} → the ApexLog source's settings (APX, §1.3). */
+  static ApexLogSettings apexLog(
+      ApexLogConfig apex, List<String> globalMetadataFields, boolean finite) {
+    return new ApexLogSettings(
+        apex.pollInterval(),
+        apex.lookback(),
+        apex.users(),
+        apex.maxBodyBytes(),
+        apex.sample(),
         globalMetadataFields,
         finite);
   }

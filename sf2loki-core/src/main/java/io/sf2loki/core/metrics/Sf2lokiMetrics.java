@@ -68,6 +68,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final GaugeValues salesforceLimitRemaining;
   public final GaugeValues sourceLastSuccessTimestampSeconds;
   public final GaugeValues buildInfo;
+  public final LongCounter apexlogLogsIngested;
+  public final LongCounter apexlogDownloadBytes;
+  public final LongCounter apexlogBodiesSkipped;
+  public final LongCounter apexlogDownloadErrors;
   public final LongCounter watermarkStalls;
 
   private final AtomicReference<LongSupplier> queueDepth = new AtomicReference<>();
@@ -128,6 +132,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             m, "sf2loki_source_last_success_timestamp_seconds", "last clean poll per object");
     buildInfo = new GaugeValues(m, "sf2loki_build_info", "always 1");
     buildInfo.set(1, Attributes.of(VERSION, version));
+    apexlogLogsIngested = counter(m, "sf2loki_apexlog_logs_ingested");
+    apexlogDownloadBytes = counter(m, "sf2loki_apexlog_download_bytes");
+    apexlogBodiesSkipped = counter(m, "sf2loki_apexlog_bodies_skipped");
+    apexlogDownloadErrors = counter(m, "sf2loki_apexlog_download_errors");
     watermarkStalls = counter(m, "sf2loki_watermark_stalls");
     queueDepthGauge =
         m.gaugeBuilder("sf2loki_queue_depth")

@@ -116,6 +116,7 @@ public final class SimOrg implements AutoCloseable {
   // eventlog_objects (OBJ, FEAT-18): queryable objects and Big Objects
   private final SimObjectStore objectStore;
   private final ObjectQueryEndpoint objectQueries;
+  private final ApexLogEndpoints apexLogs; // ApexLog Tooling endpoints (APX)
 
   private record Cursor(List<Map<String, Object>> records) {}
 
@@ -148,6 +149,7 @@ public final class SimOrg implements AutoCloseable {
     for (SimEndpoint e : SimEndpoint.values()) {
       calls.put(e, new AtomicLong());
     }
+    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize);
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
@@ -190,6 +192,11 @@ public final class SimOrg implements AutoCloseable {
   /** The API version served, e.g. {@code 60.0}. */
   public String apiVersion() {
     return apiVersion;
+  }
+
+  /** ApexLog records, bodies, their faults and call counters (APX-1, APX-5). */
+  public ApexLogEndpoints apexLogs() {
+    return apexLogs;
   }
 
   /** The fault schedule; mutate it at any time. */
@@ -388,6 +395,13 @@ public final class SimOrg implements AutoCloseable {
           return;
         }
         download(ex, lf.group(1), next == Next.TRUNCATE);
+      } else if (apexLogs.handles(rest)) { // ApexLog Tooling listing and bodies (APX)
+        apexLogs.count(rest);
+        apiUsage.incrementAndGet();
+        if (authorised(ex)) {
+          limitHeader(ex);
+          apexLogs.handle(ex, rest);
+        }
       } else {
         notFound(ex);
       }

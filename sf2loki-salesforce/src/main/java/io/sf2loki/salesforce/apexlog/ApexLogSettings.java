@@ -1,0 +1,107 @@
+package io.sf2loki.salesforce.apexlog;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Configuration of one org's ApexLog source ({@code sources.apexlog}, SPEC §1.3, APX-1…APX-9),
+ * already defaulted and validated by the configuration loader (usernames match the CFG-10 pattern
+ * there; this record re-checks only what the source relies on).
+ *
+ * @param pollInterval time between poll starts, jittered by SRC-21; strictly positive (SPEC default
+ *     1m)
+ * @param lookback first-run window: an absent or unusable cursor starts at server now − lookback
+ *     (APX-2; SPEC default 1h); not negative
+ * @param users exact usernames for the {@code LogUser.Username IN (...)} filter (APX-1); empty =
+ *     every log
+ * @param maxBodyBytes logs whose {@code LogLength} exceeds this many bytes ship metadata only
+ *     (APX-5; SPEC default 5242880); &gt; 0
+ * @param sample sampling rate in (0, 1] keyed by the log Id (SRC-14, XF-9)
+ * @param structuredMetadataFields global {@code sink.loki.structured_metadata_fields} (SRC-9,
+ *     APX-4)
+ * @param finite when true, {@link ApexLogSource#run} polls back to back and returns after the first
+ *     poll that moved the cursor past no log (demos and finite runs); false = poll forever
+ */
+public record ApexLogSettings(
+    Duration pollInterval,
+    Duration lookback,
+    List<String> users,
+    long maxBodyBytes,
+    double sample,
+    List<String> structuredMetadataFields,
+    boolean finite) {
+
+  /** SPEC default of {@code apexlog.poll_interval}. */
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMinutes(1);
+
+  /** SPEC default of {@code apexlog.lookback}. */
+  public static final Duration DEFAULT_LOOKBACK = Duration.ofHours(1);
+
+  /** SPEC default of {@code apexlog.max_body_bytes}: 5 MiB. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 5_242_880L;
+
+  /**
+   * @throws IllegalArgumentException when a value is outside its SPEC range or a username is empty
+   */
+  public ApexLogSettings {
+    Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(lookback, "lookback");
+    users = users == null ? List.of() : List.copyOf(users);
+    structuredMetadataFields =
+        structuredMetadataFields == null ? List.of() : List.copyOf(structuredMetadataFields);
+    if (pollInterval.isNegative() || pollInterval.isZero()) {
+      throw new IllegalArgumentException("poll_interval must be > 0");
+    }
+    if (lookback.isNegative()) {
+      throw new IllegalArgumentException("lookback must not be negative");
+    }
+    if (maxBodyBytes <= 0) {
+      throw new IllegalArgumentException("max_body_bytes must be > 0: " + maxBodyBytes);
+    }
+    if (!(sample > 0 && sample <= 1)) {
+      throw new IllegalArgumentException("sample must be in (0, 1]: " + sample);
+    }
+    for (String u : users) {
+      if (u == null || u.isEmpty()) {
+        throw new IllegalArgumentException("users must not contain empty names");
+      }
+    }
+  }
+
+  /** Every key at its SPEC default, all users, the given global metadata list. */
+  public static ApexLogSettings defaults(List<String> globalMetadataFields) {
+    return new ApexLogSettings(
+        DEFAULT_POLL_INTERVAL,
+        DEFAULT_LOOKBACK,
+        List.of(),
+        DEFAULT_MAX_BODY_BYTES,
+        1.0,
+        globalMetadataFields,
+        false);
+  }
+
+  /** A copy with another {@code users} list. */
+  public ApexLogSettings withUsers(List<String> newUsers) {
+    return new ApexLogSettings(
+        pollInterval, lookback, newUsers, maxBodyBytes, sample, structuredMetadataFields, finite);
+  }
+
+  /** A copy with another {@code max_body_bytes}. */
+  public ApexLogSettings withMaxBodyBytes(long newMax) {
+    return new ApexLogSettings(
+        pollInterval, lookback, users, newMax, sample, structuredMetadataFields, finite);
+  }
+
+  /** A copy with another {@code sample} rate. */
+  public ApexLogSettings withSample(double newSample) {
+    return new ApexLogSettings(
+        pollInterval, lookback, users, maxBodyBytes, newSample, structuredMetadataFields, finite);
+  }
+
+  /** A copy with another {@code finite} flag. */
+  public ApexLogSettings withFinite(boolean newFinite) {
+    return new ApexLogSettings(
+        pollInterval, lookback, users, maxBodyBytes, sample, structuredMetadataFields, newFinite);
+  }
+}

@@ -1,0 +1,589 @@
+package io.sf2loki.salesforce.apexlog;
+
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.CheckpointToken;
+import io.sf2loki.core.model.Lane;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.shape.CanonicalJson;
+import io.sf2loki.core.shape.Sampler;
+import io.sf2loki.core.shape.StructuredMetadataExtractor;
+import io.sf2loki.core.shape.TextForm;
+import io.sf2loki.core.shape.TimestampParser;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.EntryEmitter;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.rest.DownloadException;
+import io.sf2loki.salesforce.rest.DownloadThrottledException;
+import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.rest.SoqlThrottledException;
+import io.sf2loki.salesforce.rest.Spool;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ApexLog source (SPEC §7, APX-1…APX-9): lists debug logs through the Tooling API with a
+ * compound {@code (StartTime, Id)} cursor, fetches each body and emits one entry per log whose line
+ * is the raw body (or the metadata JSON when the body is skipped). Lane {@link Lane#BULK}, name
+ * {@code apexlog}, checkpoint key {@code apexlog}. Built fresh for every leadership term; the
+ * cursor is read from the store at the first poll and then kept in memory for the term.
+ *
+ * <p>Threads: everything runs on the thread calling {@link #run} (or {@link #pollOnce}); instances
+ * are not thread-safe. Bodies are read as UTF-8 with invalid bytes replaced by U+FFFD.
+ *
+ * <p>Failure memory (APX-6's "third consecutive cycle failing on the same log") lives in the
+ * instance, so it restarts at zero with each term.
+ */
+public final class ApexLogSource implements Source {
+  private static final Logger log = LoggerFactory.getLogger(ApexLogSource.class);
+
+  /** Source name, {@code source} label and {@code event_type} label (APX-7). */
+  public static final String SOURCE = "apexlog";
+
+  /** The checkpoint key, one regardless of {@code users} (SRC-15). */
+  public static final String KEY = "apexlog";
+
+  /**
+   * APX-6: the cycle that fails on the same log for this many consecutive cycles skips its body.
+   */
+  public static final int FAILING_CYCLES_BEFORE_SKIP = 3;
+
+  /** SRC-12 fallback floor: server now − 167 h. */
+  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
+
+  private static final DateTimeFormatter DEFAULT_SINCE =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+
+  private final ApexLogSettings settings;
+  private final ToolingApi api;
+  private final CheckpointStore store;
+  private final Sf2lokiMetrics metrics;
+  private final TimeSource time;
+  private final MetadataTransform transform;
+  private final StructuredMetadataExtractor extractor;
+  private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
+  private final Map<String, String> labels = Map.of("source", SOURCE, "event_type", SOURCE);
+  private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
+  private final Attributes objectAttrs =
+      Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, SOURCE);
+  private final Attributes typeAttrs =
+      Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.EVENT_TYPE, SOURCE);
+
+  // state of the term; touched only by the polling thread
+  private ApexLogCursor cursor;
+  private int consecutiveListingFailures;
+  private boolean stalledLastPoll;
+  private String failingLogId;
+  private int failingCycles;
+
+  /** Creates the source for one term, without transforms. */
+  public ApexLogSource(
+      ApexLogSettings settings,
+      ToolingApi api,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time) {
+    this(settings, api, store, metrics, time, MetadataTransform.NONE);
+  }
+
+  /**
+   * Creates the source for one term.
+   *
+   * @param settings the org's {@code sources.apexlog} (defaulted and validated)
+   * @param api Tooling queries, body downloads, server now ({@link
+   *     ToolingApi#over(io.sf2loki.salesforce.rest.HttpSalesforceRest)})
+   * @param store checkpoint store, used read-only ({@link CheckpointStore#load}) for the key {@code
+   *     apexlog} (unprefixed; a multi-org wrapper prefixes, ORG-4)
+   * @param metrics the instance's metrics
+   * @param time wall clock (OBS-14 gauge), stop-aware sleeper (poll interval)
+   * @param transform compiled {@code sources.apexlog.transforms} (metadata only), or {@link
+   *     MetadataTransform#NONE}
+   */
+  public ApexLogSource(
+      ApexLogSettings settings,
+      ToolingApi api,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      MetadataTransform transform) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.api = Objects.requireNonNull(api, "api");
+    this.store = Objects.requireNonNull(store, "store");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.time = Objects.requireNonNull(time, "time");
+    this.transform = Objects.requireNonNull(transform, "transform");
+    this.extractor = new StructuredMetadataExtractor(settings.structuredMetadataFields());
+  }
+
+  @Override
+  public String name() {
+    return SOURCE;
+  }
+
+  @Override
+  public Lane lane() {
+    return Lane.BULK;
+  }
+
+  /**
+   * Polls at once, then every jittered {@code poll_interval} (SRC-21, stop-aware) until {@code
+   * stop} fires or the emitter refuses an entry. With {@link ApexLogSettings#finite()} polls run
+   * back to back and it returns after the first poll that moved the cursor past no log.
+   */
+  @Override
+  public void run(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
+    while (!stop.isStopped()) {
+      PollReport report = pollOnce(emitter, stop);
+      if (report.outcome() == Outcome.STOPPED) {
+        return;
+      }
+      if (settings.finite()) {
+        if (report.logsDone() == 0) {
+          return;
+        }
+        continue;
+      }
+      if (!time.sleeper().sleep(jittered(settings.pollInterval()), stop)) {
+        return;
+      }
+    }
+  }
+
+  /** How a poll ended. */
+  public enum Outcome {
+    /** The listing drained to a short page and every listed log was handled. */
+    CLEAN,
+    /** A listing query failed (SRC-19). */
+    LISTING_ERROR,
+    /** A listing query or a body download was throttled (APX-6, APX-8). */
+    THROTTLED,
+    /** A body download failed transiently; the poll ended before that log (APX-6). */
+    BODY_FAILED,
+    /** A full page held only already-seen Ids (APX-8). */
+    STALLED,
+    /** The stop signal fired or the emitter refused an entry. */
+    STOPPED
+  }
+
+  /**
+   * Outcome of one poll.
+   *
+   * @param outcome how it ended
+   * @param logsDone logs the cursor moved past (entries, skipped bodies, dropped, sampled out)
+   * @param queries listing queries sent
+   */
+  public record PollReport(Outcome outcome, int logsDone, int queries) {}
+
+  /**
+   * Runs exactly one poll: drains the listing until a short page (APX-1), handles each new log
+   * (APX-3…APX-7), then emits the APX-9 checkpoint-only entry when needed. For tests and {@link
+   * #run}; call from one thread at a time.
+   *
+   * @throws InterruptedException if interrupted while emitting or calling Salesforce
+   */
+  public PollReport pollOnce(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
+    Instant serverNow = api.serverNow();
+    if (cursor == null) {
+      cursor = loadCursor(serverNow);
+    }
+    final ApexLogCursor start = cursor;
+    Set<String> window = cursor.idSet();
+    String lastCarried = null;
+    int done = 0;
+    int queries = 0;
+    Outcome outcome;
+    pages:
+    while (true) {
+      if (stop.isStopped()) {
+        outcome = Outcome.STOPPED;
+        break;
+      }
+      String soql = ApexLogSoql.listing(cursor.lastTs(), cursor.lastId(), settings.users());
+      List<Map<String, Object>> records;
+      queries++;
+      try {
+        records = api.toolingQuery(soql);
+      } catch (SoqlThrottledException e) {
+        log.atError()
+            .addKeyValue("source", SOURCE)
+            .addKeyValue("object", SOURCE)
+            .addKeyValue("error", e.getMessage())
+            .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
+        outcome = Outcome.THROTTLED;
+        break;
+      } catch (SoqlException e) {
+        listingFailure(e);
+        outcome = Outcome.LISTING_ERROR;
+        break;
+      }
+      boolean anyNew = false;
+      for (Map<String, Object> rec : records) {
+        String id = str(rec.get("Id"));
+        if (id == null || id.isEmpty()) {
+          log.atWarn()
+              .addKeyValue("source", SOURCE)
+              .log("apexlog listing record without Id skipped");
+          continue;
+        }
+        if (window.contains(id)) {
+          continue;
+        }
+        anyNew = true;
+        LogResult r = processLog(rec, id, emitter, stop, serverNow);
+        switch (r.step()) {
+          case ADVANCED -> {
+            window.add(id);
+            done++;
+            if (r.carried() != null) {
+              lastCarried = r.carried();
+            }
+          }
+          case END -> {
+            outcome = r.outcome();
+            break pages;
+          }
+        }
+      }
+      if (records.size() < ApexLogSoql.PAGE_SIZE) {
+        outcome = Outcome.CLEAN;
+        break;
+      }
+      if (!anyNew) {
+        stall();
+        outcome = Outcome.STALLED;
+        break;
+      }
+    }
+    if (outcome != Outcome.STALLED) {
+      stalledLastPoll = false;
+    }
+    if (outcome != Outcome.LISTING_ERROR
+        && outcome != Outcome.STOPPED
+        && outcome != Outcome.THROTTLED) {
+      consecutiveListingFailures = 0;
+    }
+    if (outcome != Outcome.STOPPED && !cursor.equals(start)) {
+      String value = cursor.toValue();
+      if (!value.equals(lastCarried)
+          && !emitter.emit(LogEntry.checkpointOnly(new CheckpointToken(KEY, value)))) {
+        outcome = Outcome.STOPPED;
+      }
+    }
+    if (outcome == Outcome.CLEAN) {
+      metrics.sourceLastSuccessTimestampSeconds.set(
+          time.now().toEpochMilli() / 1000.0, objectAttrs);
+    }
+    return new PollReport(outcome, done, queries);
+  }
+
+  /** The cursor as of now (null before the first poll); for tests. */
+  public ApexLogCursor cursor() {
+    return cursor;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private enum Step {
+    ADVANCED,
+    END
+  }
+
+  /**
+   * @param step whether the cursor moved past the log or the poll ends before it
+   * @param carried the checkpoint value carried by an emitted real entry, or null
+   * @param outcome for {@link Step#END}: why
+   */
+  private record LogResult(Step step, String carried, Outcome outcome) {
+    static LogResult advanced(String carried) {
+      return new LogResult(Step.ADVANCED, carried, null);
+    }
+
+    static LogResult end(Outcome outcome) {
+      return new LogResult(Step.END, null, outcome);
+    }
+  }
+
+  /** APX-3…APX-7 for one listed log whose Id is not in the window. */
+  private LogResult processLog(
+      Map<String, Object> rec, String id, EntryEmitter emitter, StopSignal stop, Instant serverNow)
+      throws InterruptedException {
+    // XF-8: the cursor uses the original Id and StartTime
+    ApexLogCursor advanced = cursor.advance(id, str(rec.get("StartTime")));
+    Long logLength = longValue(rec.get("LogLength"));
+    Map<String, Object> metadata = new LinkedHashMap<>(rec);
+    metadata.remove("attributes");
+    if (!transform.apply(metadata)) {
+      cursor = advanced;
+      return LogResult.advanced(null);
+    }
+    if (settings.sample() < 1 && !Sampler.keep(id, settings.sample())) {
+      metrics.entriesSampledOut.add(1, typeAttrs);
+      cursor = advanced;
+      return LogResult.advanced(null);
+    }
+    String line;
+    String skipReason = null;
+    if (logLength != null && logLength > settings.maxBodyBytes()) {
+      skipReason = "size";
+      line = null;
+    } else {
+      if (stop.isStopped()) {
+        return LogResult.end(Outcome.STOPPED);
+      }
+      Body body = fetch(id);
+      switch (body.kind()) {
+        case OK -> line = body.text();
+        case TOO_LARGE -> {
+          skipReason = "size";
+          line = null;
+        }
+        case SKIP -> {
+          skipReason = "download_error";
+          line = null;
+        }
+        case THROTTLED -> {
+          return LogResult.end(Outcome.THROTTLED);
+        }
+        default -> {
+          return LogResult.end(Outcome.BODY_FAILED);
+        }
+      }
+    }
+    Map<String, String> md = metadata(metadata);
+    if (skipReason != null) {
+      line = CanonicalJson.write(metadata);
+      md.put("body_skipped", "true");
+      md.put("body_skip_reason", skipReason);
+      metrics.apexlogBodiesSkipped.add(1, Attributes.of(Sf2lokiMetrics.REASON, skipReason));
+    }
+    CheckpointToken token = new CheckpointToken(KEY, advanced.toValue());
+    LogEntry entry = LogEntry.of(timestamp(metadata, advanced, serverNow), labels, line, md, token);
+    if (!emitter.emit(entry)) {
+      return LogResult.end(Outcome.STOPPED);
+    }
+    metrics.apexlogLogsIngested.add(1);
+    cursor = advanced;
+    if (id.equals(failingLogId)) {
+      failingLogId = null;
+      failingCycles = 0;
+    }
+    return LogResult.advanced(token.value());
+  }
+
+  private enum BodyKind {
+    OK,
+    TOO_LARGE,
+    SKIP,
+    THROTTLED,
+    FAILED
+  }
+
+  private record Body(BodyKind kind, String text) {}
+
+  /** APX-5/APX-6: fetches one body and classifies failures. */
+  private Body fetch(String id) throws InterruptedException {
+    String path =
+        "/services/data/v"
+            + api.apiVersion()
+            + "/tooling/sobjects/ApexLog/"
+            + URLEncoder.encode(id, StandardCharsets.UTF_8)
+            + "/Body";
+    int status;
+    String reason;
+    String message;
+    try (Spool spool = api.downloadBody(path)) {
+      long size = spool.sizeBytes();
+      metrics.apexlogDownloadBytes.add(size);
+      if (size > settings.maxBodyBytes()) {
+        log.atWarn()
+            .addKeyValue("source", SOURCE)
+            .addKeyValue("log_id", id)
+            .addKeyValue("body_bytes", size)
+            .log(
+                "apexlog body larger than max_body_bytes although LogLength was not; metadata only");
+        return new Body(BodyKind.TOO_LARGE, null);
+      }
+      try (InputStream in = spool.open()) {
+        return new Body(BodyKind.OK, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+    } catch (DownloadThrottledException e) {
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("log_id", id)
+          .log(
+              "apexlog body download throttled (REQUEST_LIMIT_EXCEEDED); poll ends before this log");
+      return new Body(BodyKind.THROTTLED, null);
+    } catch (DownloadException e) {
+      status = e.status();
+      reason = e.reason();
+      message = e.getMessage();
+    } catch (IOException e) {
+      status = 0;
+      reason = "transport";
+      message = e.toString();
+    }
+    metrics.apexlogDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, reason));
+    boolean permanent =
+        status >= 400 && status < 500 && status != 401 && status != 403 && status != 429;
+    if (permanent) {
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("log_id", id)
+          .addKeyValue("reason", reason)
+          .addKeyValue("error", message)
+          .log("apexlog body cannot be downloaded; shipping metadata only");
+      return new Body(BodyKind.SKIP, null);
+    }
+    if (id.equals(failingLogId)) {
+      failingCycles++;
+    } else {
+      failingLogId = id;
+      failingCycles = 1;
+    }
+    if (failingCycles >= FAILING_CYCLES_BEFORE_SKIP) {
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("log_id", id)
+          .addKeyValue("reason", reason)
+          .addKeyValue("failing_cycles", failingCycles)
+          .addKeyValue("error", message)
+          .log("apexlog body failed in consecutive polls; shipping metadata only");
+      failingLogId = null;
+      failingCycles = 0;
+      return new Body(BodyKind.SKIP, null);
+    }
+    log.atWarn()
+        .addKeyValue("source", SOURCE)
+        .addKeyValue("log_id", id)
+        .addKeyValue("reason", reason)
+        .addKeyValue("failing_cycles", failingCycles)
+        .addKeyValue("error", message)
+        .log("apexlog body download failed; poll ends before this log, retried next poll");
+    return new Body(BodyKind.FAILED, null);
+  }
+
+  /** APX-4: configured fields + level, then every non-empty APX-1 field (text form). */
+  private Map<String, String> metadata(Map<String, Object> metadata) {
+    Map<String, String> md = extractor.extract(metadata);
+    for (String f : ApexLogSoql.FIELDS) {
+      Object v = metadata.get(f);
+      if (v == null) {
+        continue;
+      }
+      String text = TextForm.of(v);
+      if (text != null && !text.isEmpty()) {
+        md.putIfAbsent(f, text);
+      }
+    }
+    return md;
+  }
+
+  /** APX-7 / SRC-12: StartTime, else the watermark floored at server now − 167 h (counted). */
+  private Instant timestamp(Map<String, Object> metadata, ApexLogCursor advanced, Instant now) {
+    Instant t = TimestampParser.parseOrNull(metadata.get("StartTime"));
+    if (t != null) {
+      return t;
+    }
+    metrics.timestampFallbacks.add(1, sourceAttrs);
+    Instant fallback = TimestampParser.parseOrNull(advanced.lastTs());
+    Instant floor = now.minus(FALLBACK_FLOOR);
+    return fallback == null || fallback.isBefore(floor) ? floor : fallback;
+  }
+
+  /** APX-2: absent → lookback default; unusable → WARN, counted, lookback default. */
+  private ApexLogCursor loadCursor(Instant serverNow) {
+    String def =
+        DEFAULT_SINCE.format(serverNow.minus(settings.lookback()).truncatedTo(ChronoUnit.SECONDS));
+    String stored = store.load(KEY).orElse(null);
+    ApexLogCursor.Loaded loaded = ApexLogCursor.load(stored, def);
+    if (loaded.unusable()) {
+      log.atWarn()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("key", KEY)
+          .addKeyValue("since", loaded.cursor().lastTs())
+          .log("apexlog checkpoint unreadable; starting from the lookback window");
+      metrics.checkpointLoadErrors.add(1, sourceAttrs);
+    }
+    return loaded.cursor();
+  }
+
+  /** SRC-19: WARN, ERROR from the third consecutive failure; counted. */
+  private void listingFailure(SoqlException e) {
+    consecutiveListingFailures++;
+    metrics.soqlPollErrors.add(1, objectAttrs);
+    var builder = consecutiveListingFailures >= 3 ? log.atError() : log.atWarn();
+    builder
+        .addKeyValue("source", SOURCE)
+        .addKeyValue("object", SOURCE)
+        .addKeyValue("status", e.status())
+        .addKeyValue("consecutive_failures", consecutiveListingFailures)
+        .addKeyValue("error", e.getMessage())
+        .log("apexlog listing failed");
+  }
+
+  /** APX-8: WARN at the first stalled poll, ERROR and a counted stall from the second in a row. */
+  private void stall() {
+    if (stalledLastPoll) {
+      metrics.watermarkStalls.add(1, objectAttrs);
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("object", SOURCE)
+          .addKeyValue("watermark", cursor.lastTs())
+          .log("apexlog watermark stalled: a full page of already-seen logs again");
+    } else {
+      log.atWarn()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("object", SOURCE)
+          .addKeyValue("watermark", cursor.lastTs())
+          .log("apexlog listing returned a full page of already-seen logs");
+    }
+    stalledLastPoll = true;
+  }
+
+  private Duration jittered(Duration interval) {
+    double factor = 0.9 + 0.2 * random.nextDouble();
+    return Duration.ofNanos((long) (interval.toNanos() * factor));
+  }
+
+  private static String str(Object v) {
+    return v == null ? null : String.valueOf(v);
+  }
+
+  /** LogLength as a whole number of bytes, or null when absent or not numeric. */
+  private static Long longValue(Object v) {
+    try {
+      if (v instanceof BigInteger bi) {
+        return bi.bitLength() < 64 ? bi.longValue() : Long.MAX_VALUE;
+      }
+      if (v instanceof Number n) {
+        double d = n.doubleValue();
+        return Double.isFinite(d) ? (long) Math.ceil(d) : null;
+      }
+      if (v instanceof String s && !s.isBlank()) {
+        return new BigDecimal(s.strip()).setScale(0, java.math.RoundingMode.CEILING).longValue();
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      return null;
+    }
+    return null;
+  }
+}
