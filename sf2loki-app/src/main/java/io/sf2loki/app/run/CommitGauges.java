@@ -7,6 +7,7 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.shape.TimestampParser;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -15,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Updates the committed-watermark gauges after each checkpoint write (SPEC PIPE-10): {@code
  * eventlogfile:<T>} → {@code sf2loki_watermark_timestamp_seconds{source="eventlogfile",object=<T>}}
- * = the value's {@code last_created}. A value that cannot be parsed leaves the gauge unchanged
- * (DEBUG); bookkeeping never fails a commit.
+ * = the value's {@code last_created}; {@code eventlog_objects:<Obj>} → {@code
+ * source="eventlog_objects",object=<Obj>} = {@code last_ts}; {@code apexlog} → {@code
+ * source="apexlog",object="apexlog"} = {@code last_ts}. Legacy bare timestamps are read too. A
+ * value that cannot be parsed leaves the gauge unchanged (DEBUG); bookkeeping never fails a commit.
  */
 final class CommitGauges implements CommitListener {
   private static final Logger log = LoggerFactory.getLogger(CommitGauges.class);
@@ -29,33 +32,45 @@ final class CommitGauges implements CommitListener {
     this.metrics = metrics;
   }
 
+  /** A checkpoint key family whose value carries a watermark (PIPE-10). */
+  private record Family(String prefix, boolean exact, String source, String field) {
+    Optional<String> object(String key) {
+      if (exact) {
+        return key.equals(prefix) ? Optional.of(prefix) : Optional.empty();
+      }
+      return key.startsWith(prefix)
+          ? Optional.of(key.substring(prefix.length()))
+          : Optional.empty();
+    }
+  }
+
+  private static final List<Family> FAMILIES =
+      List.of(
+          new Family(ELF_PREFIX, false, "eventlogfile", "last_created"),
+          new Family(OBJ_PREFIX, false, "eventlog_objects", "last_ts"),
+          new Family("apexlog", true, "apexlog", "last_ts"));
+
   @Override
   public void committed(Map<String, String> written) {
     written.forEach(
         (key, value) -> {
-          if (key.startsWith(ELF_PREFIX)) {
-            watermark(value, "last_created")
+          for (Family f : FAMILIES) {
+            Optional<String> object = f.object(key);
+            if (object.isEmpty()) {
+              continue;
+            }
+            watermark(value, f.field())
                 .ifPresentOrElse(
                     ts ->
                         metrics.watermarkTimestampSeconds.set(
                             ts.getEpochSecond() + ts.getNano() / 1e9,
                             Attributes.of(
                                 Sf2lokiMetrics.SOURCE,
-                                "eventlogfile",
+                                f.source(),
                                 Sf2lokiMetrics.OBJECT,
-                                key.substring(ELF_PREFIX.length()))),
+                                object.get())),
                     () -> log.atDebug().addKeyValue("key", key).log("unparseable watermark"));
-          } else if (key.startsWith(OBJ_PREFIX)) { // eventlog_objects: last_ts (PIPE-10)
-            watermark(value, "last_ts")
-                .ifPresent(
-                    ts ->
-                        metrics.watermarkTimestampSeconds.set(
-                            ts.getEpochSecond() + ts.getNano() / 1e9,
-                            Attributes.of(
-                                Sf2lokiMetrics.SOURCE,
-                                "eventlog_objects",
-                                Sf2lokiMetrics.OBJECT,
-                                key.substring(OBJ_PREFIX.length()))));
+            return;
           }
         });
   }

@@ -106,4 +106,29 @@ class CommitGaugesTest {
     gauges.committed(Map.of("egress:budget", "{\"date\": \"2024-05-01\", \"bytes\": 5}"));
     assertThat(exported()).containsOnly(Map.entry("Login", before));
   }
+
+  @Test
+  @DisplayName(
+      "PIPE-10: eventlog_objects:<Obj> and apexlog commits set the gauge from last_ts with"
+          + " source eventlog_objects / apexlog")
+  void pipe10_objectsAndApexlogWatermarks() {
+    gauges.committed(
+        Map.of(
+            "eventlog_objects:LoginHistory",
+            "{\"ids\": [\"0Ya000000000001AAA\"], \"last_ts\": \"2024-05-01T10:00:00.000+0000\"}",
+            "apexlog",
+            "{\"ids\": [\"07L000000000001AAA\"], \"last_ts\": \"2024-05-01T09:30:00.000+0000\"}"));
+    assertThat(
+            metrics.watermarkTimestampSeconds.get(
+                Attributes.of(
+                    Sf2lokiMetrics.SOURCE,
+                    "eventlog_objects",
+                    Sf2lokiMetrics.OBJECT,
+                    "LoginHistory")))
+        .isEqualTo(seconds("2024-05-01T10:00:00Z"));
+    assertThat(
+            metrics.watermarkTimestampSeconds.get(
+                Attributes.of(Sf2lokiMetrics.SOURCE, "apexlog", Sf2lokiMetrics.OBJECT, "apexlog")))
+        .isEqualTo(seconds("2024-05-01T09:30:00Z"));
+  }
 }
