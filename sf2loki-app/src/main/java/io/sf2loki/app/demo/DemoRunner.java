@@ -63,13 +63,16 @@ public final class DemoRunner {
     boolean builtIn = options.lokiUrl().isEmpty();
     LogSetup.configure("warning", "logfmt");
     try (DemoScenario scenario = DemoScenario.start(rowsPerFile, builtIn, builtIn, Instant.now())) {
+      scenario.addLoginHistoryFeed(
+          (int) Math.min(1000, Math.max(1, rowsPerFile / 4)), Instant.now());
       String pushUrl =
           options.lokiUrl().map(Object::toString).orElseGet(() -> scenario.receiver().pushUrl());
       Path state = scenario.dir().resolve("state/state.json");
       Path cfgFile = scenario.writeConfig(pushUrl, state);
       Sf2lokiConfig cfg = new ConfigLoader().load(cfgFile, Map.of());
       out.printf(
-          "sf2loki demo: simulated org %s, %d EventLogFiles of %s (%d rows), pushing to %s%n",
+          "sf2loki demo: simulated org %s, %d EventLogFiles of %s and a LoginHistory feed"
+              + " (%d rows in all), pushing to %s%n",
           scenario.org().instanceUrl(),
           scenario.fileIds().size(),
           String.join(", ", scenario.eventTypes()),

@@ -52,6 +52,7 @@ public final class DemoScenario implements AutoCloseable {
   private final Path dir;
   private final Map<String, Long> expectedPerType = new LinkedHashMap<>();
   private final List<String> fileIds = new ArrayList<>();
+  private long loginHistoryRows;
 
   private DemoScenario(SimOrg org, LokiReceiver receiver, Path dir) {
     this.org = org;
@@ -127,6 +128,32 @@ public final class DemoScenario implements AutoCloseable {
     }
   }
 
+  /**
+   * Adds a {@code LoginHistory} object feed (SPEC OBJ; issue "sf2loki demo adds a LoginHistory
+   * object feed"): {@code rows} records over the last 50 minutes, older than the objects' default
+   * settle window (1 m) and inside their default lookback (1 h). {@link #writeConfig} then enables
+   * {@code sources.eventlog_objects} for it.
+   */
+  public void addLoginHistoryFeed(int rows, Instant now) {
+    org.objects().defineObject("LoginHistory", "LoginTime");
+    String[] types = {"Application", "Remote Access 2.0", "SAML Sfdc Initiated SSO"};
+    String[] status = {"Success", "Success", "Success", "Invalid Password"};
+    Instant start = now.minus(Duration.ofMinutes(50));
+    for (int i = 0; i < rows; i++) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("UserId", String.format("005xx%010dAAA", i % 37));
+      fields.put("LoginType", types[i % types.length]);
+      fields.put("SourceIp", "198.51.100." + (i % 250 + 1));
+      fields.put("Status", status[i % status.length]);
+      fields.put("Application", "Browser");
+      fields.put("Platform", "Mac OSX");
+      fields.put("LoginUrl", "example.my.salesforce.com");
+      org.objects()
+          .add("LoginHistory", start.plusMillis(i * (45L * 60_000 / Math.max(rows, 1))), fields);
+    }
+    loginHistoryRows = rows;
+  }
+
   /** The bytes of a bundled sample file. */
   public static byte[] sample(String name) {
     try (InputStream in = DemoScenario.class.getResourceAsStream(SAMPLE_DIR + name)) {
@@ -156,9 +183,9 @@ public final class DemoScenario implements AutoCloseable {
     return Map.copyOf(expectedPerType);
   }
 
-  /** Total rows the org serves. */
+  /** Total rows the org serves (EventLogFile rows plus the LoginHistory feed, if added). */
   public long expectedRows() {
-    return expectedPerType.values().stream().mapToLong(Long::longValue).sum();
+    return expectedPerType.values().stream().mapToLong(Long::longValue).sum() + loginHistoryRows;
   }
 
   /** Ids of every file the org serves. */
@@ -208,6 +235,7 @@ public final class DemoScenario implements AutoCloseable {
             concurrency: 4
             event_types:
         %s\
+        %s\
         sink:
           loki:
             url: "%s"
@@ -229,6 +257,15 @@ public final class DemoScenario implements AutoCloseable {
                 "integration@example.com",
                 dir.resolve("jwt.key"),
                 types,
+                loginHistoryRows == 0
+                    ? ""
+                    // LoginHistory and the ELF Login type share the category "login" (SRC-22)
+                    : "  allow_overlap: true\n"
+                        + "  eventlog_objects:\n"
+                        + "    enabled: true\n"
+                        + "    objects:\n"
+                        + "      - name: LoginHistory\n"
+                        + "        timestamp_field: LoginTime\n",
                 lokiPushUrl,
                 stateFile);
     Path cfg = dir.resolve("sf2loki-demo.yaml");
