@@ -32,6 +32,7 @@ import io.sf2loki.salesforce.apexlog.ToolingApi;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSource;
+import io.sf2loki.salesforce.elf.RowTransform;
 import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
@@ -85,6 +86,7 @@ public final class Daemon {
     SettingsMapper.sink(cfg.sink().loki(), Version.get());
     SettingsMapper.telemetry(cfg);
     for (OrgConfig org : cfg.orgs()) {
+      SourceOverlap.check(org); // SRC-23
       var auth = SettingsMapper.auth(org.salesforce());
       if (auth.privateKeyPem() != null) {
         io.sf2loki.salesforce.auth.PemKeys.parseRsaPrivateKey(auth.privateKeyPem());
@@ -277,7 +279,14 @@ public final class Daemon {
               if (elfEnabled) {
                 sources.add(
                     new EventLogFileSource(
-                        elfSettings, org.rest, store, m, options.time(), cpu.executor()));
+                        elfSettings,
+                        org.rest,
+                        store,
+                        m,
+                        options.time(),
+                        cpu.executor(),
+                        RowTransform.NONE,
+                        SourceOverlap.elfOwnedElsewhere(org.org))); // SRC-24
               }
               if (objEnabled) { // one source for all objects: shared OBJ-1 schedule, OBJ-12
                 sources.add(
