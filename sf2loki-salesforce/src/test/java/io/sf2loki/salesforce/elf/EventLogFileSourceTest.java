@@ -543,7 +543,9 @@ class EventLogFileSourceTest {
   }
 
   @Test
-  @DisplayName("ELF-14/SRC-14: sampling keeps a deterministic subset; the cursor still advances")
+  @DisplayName(
+      "ELF-14, SRC-14, SRC-3, SRC-4: sampling keeps a deterministic subset; a sampled-out row"
+          + " produces no entry but the cursor still moves past it")
   void elf14_sampling() throws Exception {
     StringBuilder body = new StringBuilder(HEADER);
     for (int i = 0; i < 200; i++) {
