@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -484,9 +485,14 @@ final class ConfigBinder {
   private EventLogObjectsConfig eventlogObjects(Section s) {
     List<ObjectConfig> objects = new ArrayList<>();
     List<JsonNode> items = s.list("objects");
+    Set<String> names = new HashSet<>();
     for (int i = 0; i < items.size(); i++) {
       Section o = new Section(items.get(i), s.path("objects") + "." + i, problems, OBJECT_KEYS);
       String name = requiredIdentifier(o, "name");
+      // SOQL names are case-insensitive: two entries would poll one object under two cursors
+      if (!name.isEmpty() && !names.add(name.toLowerCase(Locale.ROOT))) {
+        o.problem("name", "duplicate object name '" + name + "'");
+      }
       String tsField = identifier(o, "timestamp_field", "EventDate");
       double sample = o.number("sample", 1.0);
       checkRate(o.path("sample"), sample);

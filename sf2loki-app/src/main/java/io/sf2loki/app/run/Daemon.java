@@ -95,6 +95,8 @@ public final class Daemon {
           org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), false);
       SettingsMapper.apexLog(
           org.sources().apexlog(), cfg.sink().loki().structuredMetadataFields(), false);
+      SettingsMapper.eventLogObjects(
+          org.sources().eventlogObjects(), cfg.sink().loki().structuredMetadataFields(), false);
     }
   }
 

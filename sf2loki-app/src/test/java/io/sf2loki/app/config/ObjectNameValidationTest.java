@@ -60,6 +60,21 @@ class ObjectNameValidationTest {
   }
 
   @ParameterizedTest
+  @ValueSource(strings = {"LoginEvent", "loginevent"})
+  @DisplayName(
+      "OBJ-2: a duplicate object name (SOQL names are case-insensitive) is refused at load,"
+          + " not by an uncaught exception at run time")
+  void duplicateObjectName(String second) {
+    String yaml =
+        cfg("big_object", "true")
+            .replace(
+                "    big_object: true\n", "    big_object: true\n      - name: " + second + "\n");
+    assertThatThrownBy(() -> load(dir, yaml))
+        .hasMessageContaining("sources.eventlog_objects.objects.1.name")
+        .hasMessageContaining("duplicate object name");
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"big_object"})
   void validLoads(String key) {
     assertThat(load(dir, cfg(key, "true")).orgs().getFirst().sources().eventlogObjects().objects())
