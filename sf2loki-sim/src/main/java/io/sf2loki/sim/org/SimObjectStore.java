@@ -278,6 +278,8 @@ public final class SimObjectStore {
       Map<String, Object> fields,
       Object rendered,
       boolean override) {
+    // Salesforce stores milliseconds: filtering must see the same instant the JSON shows
+    timestamp = timestamp.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     Obj o = require(object);
     long n = seq.incrementAndGet();
     Map<String, Object> values = new LinkedHashMap<>();

@@ -26,6 +26,20 @@ class SimObjectStoreTest {
   }
 
   @Test
+  @DisplayName(
+      "FEAT-18, OBJ-3: timestamps are stored at millisecond precision like Salesforce, so a"
+          + " filter on the rendered value matches the row")
+  void timestampsStoredAtMillisecondPrecision() throws Exception {
+    store.add("LoginHistory", T0.plusNanos(307_123_456), Map.of());
+    List<Map<String, Object>> rows =
+        store.query(
+            "SELECT FIELDS(ALL) FROM LoginHistory WHERE LoginTime <= 2024-05-01T10:00:00.307Z"
+                + " ORDER BY LoginTime ASC, Id ASC LIMIT 200");
+    assertThat(rows).hasSize(1);
+    assertThat(rows.getFirst().get("LoginTime")).isEqualTo("2024-05-01T10:00:00.307+0000");
+  }
+
+  @Test
   @DisplayName("OBJ-3: the ascending compound cursor query returns rows after (ts, Id)")
   void ascCompound() throws Exception {
     List<SimObjectRecord> tie = store.addTieGroup("LoginHistory", T0, 5);
