@@ -263,7 +263,7 @@ class TermManagerTest {
     long emitted = source.emitted.get(); // the source has returned: nothing more is emitted
     // PIPE-23: the source's run returned before onLose returned
     assertThat(source.returned).isTrue();
-    assertThat(sink.pushes).hasValue(1); // the hung push was not retried
+    assertThat(sink.pushes.get()).isLessThanOrEqualTo(1); // a hung push is never retried
     assertThat(store.snapshot()).isEmpty();
     assertThat(store.resets()).isEqualTo(1);
     assertThat(counter("sf2loki_pipeline_entries_abandoned", "reason", "leadership_lost"))
