@@ -211,9 +211,11 @@ public final class EndToEnd {
             TimeSource.system(),
             new EntryLimiter(256 * 1024, m)::apply,
             CommitListener.none());
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     p.run(new StopSignal());
     double secs = (System.nanoTime() - t0) / 1e9;
+    double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
     if (sink instanceof EncodingSink es && es.entries.get() != expectedRows) {
       throw new IllegalStateException(
           "delivered " + es.entries.get() + " rows, expected " + expectedRows);
@@ -226,12 +228,16 @@ public final class EndToEnd {
     if (csvBytes > 0) {
       System.out.printf(
           Locale.ROOT,
-          "E2E %s: %,d rows in %.2f s = %,.0f rows/s, %.1f MiB/s; peak heap %d MiB, VmHWM %s%n",
+          "E2E %s: %,d rows in %.2f s = %,.0f rows/s, %.1f MiB/s; process CPU %.2f s = %.2f"
+              + " µs/row (%.2f cores busy); peak heap %d MiB, VmHWM %s%n",
           label,
           expectedRows,
           secs,
           rps,
           csvBytes / 1048576.0 / secs,
+          cpuSecs,
+          cpuSecs * 1e6 / expectedRows,
+          cpuSecs / secs,
           peakHeap() >> 20,
           vmHwm());
     }
@@ -309,6 +315,12 @@ public final class EndToEnd {
         vmHwm(),
         peakHeap() >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
+  }
+
+  /** CPU time of this process (all threads, user + system), in nanoseconds. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static void resetPeaks() {

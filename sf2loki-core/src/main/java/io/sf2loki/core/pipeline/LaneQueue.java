@@ -65,7 +65,7 @@ public final class LaneQueue {
    * @throws InterruptedException if interrupted while waiting (nothing charged)
    */
   public boolean put(LogEntry entry) throws InterruptedException {
-    long cost = EntryCost.withoutToken(entry);
+    long cost = cost(entry);
     lock.lockInterruptibly();
     try {
       while (!stop.isStopped() && isFull(entry)) {
@@ -124,8 +124,32 @@ public final class LaneQueue {
     }
   }
 
+  /** Label bytes of the last label map instance seen (label maps are immutable). */
+  private record LabelCost(Map<String, String> labels, long bytes) {}
+
+  private volatile LabelCost lastLabelCost;
+
+  /**
+   * {@link EntryCost#withoutToken} with the label part memoised per label map instance: entries of
+   * one stream share their (immutable) merged label map, so its bytes are counted once.
+   */
+  private long cost(LogEntry e) {
+    if (e.checkpointOnly()) {
+      return 0;
+    }
+    LabelCost lc = lastLabelCost;
+    if (lc == null || lc.labels() != e.labels()) {
+      lc = new LabelCost(e.labels(), EntryCost.mapBytes(e.labels()));
+      lastLabelCost = lc;
+    }
+    return EntryCost.OVERHEAD_BYTES
+        + e.lineBytes()
+        + lc.bytes()
+        + EntryCost.mapBytes(e.structuredMetadata());
+  }
+
   private void release(LogEntry e) {
-    long cost = EntryCost.withoutToken(e);
+    long cost = cost(e);
     if (!e.checkpointOnly()) {
       Integer refs = tokenRefs.get(e.checkpoint());
       if (refs != null && refs <= 1) {
