@@ -211,11 +211,21 @@ public final class EndToEnd {
             TimeSource.system(),
             new EntryLimiter(256 * 1024, m)::apply,
             CommitListener.none());
+    Map<String, Long> threads0 = threadCpuByGroup();
     long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     p.run(new StopSignal());
     double secs = (System.nanoTime() - t0) / 1e9;
     double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
+    Map<String, Long> threads1 = threadCpuByGroup();
+    StringBuilder byGroup = new StringBuilder();
+    threads1.forEach(
+        (g, ns) -> {
+          long d = ns - threads0.getOrDefault(g, 0L);
+          if (d > 10_000_000L) {
+            byGroup.append(String.format(Locale.ROOT, " %s=%.2fs", g, d / 1e9));
+          }
+        });
     if (sink instanceof EncodingSink es && es.entries.get() != expectedRows) {
       throw new IllegalStateException(
           "delivered " + es.entries.get() + " rows, expected " + expectedRows);
@@ -229,7 +239,7 @@ public final class EndToEnd {
       System.out.printf(
           Locale.ROOT,
           "E2E %s: %,d rows in %.2f s = %,.0f rows/s, %.1f MiB/s; process CPU %.2f s = %.2f"
-              + " µs/row (%.2f cores busy); peak heap %d MiB, VmHWM %s%n",
+              + " µs/row (%.2f cores busy); peak heap %d MiB, VmHWM %s; thread CPU:%s%n",
           label,
           expectedRows,
           secs,
@@ -239,7 +249,8 @@ public final class EndToEnd {
           cpuSecs * 1e6 / expectedRows,
           cpuSecs / secs,
           peakHeap() >> 20,
-          vmHwm());
+          vmHwm(),
+          byGroup);
     }
     return rps;
   }
@@ -315,6 +326,27 @@ public final class EndToEnd {
         vmHwm(),
         peakHeap() >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
+  }
+
+  /**
+   * CPU time of live platform threads grouped by name prefix (digits stripped): {@code
+   * sf2loki-cpu-} is the CPU pool (CSV, shaping, encoding), {@code ForkJoinPool-} the
+   * virtual-thread carriers (ELF run thread, lane consumer, committer), {@code other} the rest
+   * (JIT, GC are not Java threads and are not listed).
+   */
+  private static Map<String, Long> threadCpuByGroup() {
+    java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
+      long ns = mx.getThreadCpuTime(id);
+      if (info == null || ns < 0) {
+        continue;
+      }
+      String name = info.getThreadName().replaceAll("[0-9]+", "#");
+      out.merge(name, ns, Long::sum);
+    }
+    return out;
   }
 
   /** CPU time of this process (all threads, user + system), in nanoseconds. */
