@@ -1,8 +1,11 @@
 package io.sf2loki.salesforce.elf;
 
 import io.sf2loki.core.model.LogEntry;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The single-slot hand-off of one ELF cycle (SPEC ELF-1, ELF-15) and the cycle's scheduling state.
@@ -10,9 +13,9 @@ import java.util.concurrent.CompletableFuture;
  * group at a time and the source's run thread takes it and emits its entries one by one to the
  * lane, so lane backpressure stalls every worker at its next hand-off (before its next listing or
  * download). Handing over a chunk instead of a single entry costs one monitor round trip per chunk
- * rather than per row; the bound is unchanged (one group in the slot, one being emitted). All state
- * is guarded by this object's monitor; {@link #close()} (stop signal or emitter refusal) wakes
- * every waiter.
+ * rather than per row; the bound is unchanged (one group in the slot, one being emitted). The slot,
+ * counters and flags are guarded by this object's monitor ({@code closed} is also volatile for
+ * {@link #await}); {@link #close()} (stop signal or emitter refusal) wakes every waiter.
  */
 final class CycleHandoff {
   /** What the run thread should do next. */
@@ -36,7 +39,8 @@ final class CycleHandoff {
   record Next(Step step, List<LogEntry> entries) {}
 
   private List<LogEntry> slot;
-  private boolean closed;
+  private volatile boolean closed;
+  private final Set<Thread> awaiting = new HashSet<>();
   private boolean throttled;
   private int running;
 
@@ -68,22 +72,35 @@ final class CycleHandoff {
   }
 
   /**
-   * Worker side: waits (stop-aware) for a CPU-pool task.
+   * Worker side: waits (stop-aware) for a CPU-pool task. The task's completion unparks only the
+   * waiting worker (no shared monitor: the CPU thread never contends with the run thread or the
+   * other workers); {@link #close()} unparks every registered waiter.
    *
    * @return false when the hand-off was closed first
+   * @throws InterruptedException if the worker is interrupted while waiting
    */
   boolean await(CompletableFuture<?> future) throws InterruptedException {
-    future.whenComplete((r, t) -> wake());
+    Thread me = Thread.currentThread();
     synchronized (this) {
+      if (closed) {
+        return false;
+      }
+      awaiting.add(me);
+    }
+    try {
+      future.whenComplete((r, t) -> LockSupport.unpark(me));
       while (!future.isDone() && !closed) {
-        wait();
+        LockSupport.park(this);
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
+        }
       }
       return !closed;
+    } finally {
+      synchronized (this) {
+        awaiting.remove(me);
+      }
     }
-  }
-
-  private synchronized void wake() {
-    notifyAll();
   }
 
   /**
@@ -132,6 +149,9 @@ final class CycleHandoff {
   synchronized void close() {
     closed = true;
     notifyAll();
+    for (Thread t : awaiting) {
+      LockSupport.unpark(t);
+    }
   }
 
   synchronized boolean closed() {
