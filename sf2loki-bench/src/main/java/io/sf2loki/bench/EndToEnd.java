@@ -171,7 +171,7 @@ public final class EndToEnd {
   }
 
   /** One ELF pass; returns rows/s. */
-  private static double runElf(
+  static double runElf(
       String label,
       Map<String, byte[]> csv,
       int files,
