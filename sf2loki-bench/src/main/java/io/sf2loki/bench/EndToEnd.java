@@ -239,7 +239,7 @@ public final class EndToEnd {
       System.out.printf(
           Locale.ROOT,
           "E2E %s: %,d rows in %.2f s = %,.0f rows/s, %.1f MiB/s; process CPU %.2f s = %.2f"
-              + " µs/row (%.2f cores busy); peak heap %d MiB, VmHWM %s; thread CPU:%s%n",
+              + " µs/row (%.2f cores busy); heap pool peaks %d MiB, VmHWM %s; thread CPU:%s%n",
           label,
           expectedRows,
           secs,
@@ -321,7 +321,7 @@ public final class EndToEnd {
   private static void memory(String phase) {
     System.out.printf(
         Locale.ROOT,
-        "E2E (e) after %s: VmHWM %s, peak heap used in last run %d MiB, max heap %d MiB%n",
+        "E2E (e) after %s: VmHWM %s, heap pool peaks (sum of per-pool peaks, an upper bound) in last run %d MiB, max heap %d MiB%n",
         phase,
         vmHwm(),
         peakHeap() >> 20,
