@@ -30,7 +30,8 @@ final class EntryCost {
     return LogEntry.utf8Length(e.checkpoint().value());
   }
 
-  private static long mapBytes(Map<String, String> m) {
+  /** UTF-8 bytes of every key and value of {@code m}. */
+  static long mapBytes(Map<String, String> m) {
     long n = 0;
     for (Map.Entry<String, String> kv : m.entrySet()) {
       n += LogEntry.utf8Length(kv.getKey()) + LogEntry.utf8Length(kv.getValue());

@@ -23,8 +23,11 @@ final class LaneEmitter implements EntryEmitter {
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final Map<String, Attributes> attrCache;
-  // entries of one stream usually share one label map instance: merge once per instance
-  private final Map<Map<String, String>, Map<String, String>> merged = new IdentityHashMap<>();
+  // entries of one stream usually share one label map instance: merge (and resolve the metric
+  // attributes) once per instance; the last instance is checked first
+  private final Map<Map<String, String>, Merged> merged = new IdentityHashMap<>();
+  private Map<String, String> lastOwn;
+  private Merged lastMerged;
 
   LaneEmitter(
       LaneQueue queue,
@@ -48,35 +51,48 @@ final class LaneEmitter implements EntryEmitter {
     if (entry.checkpointOnly()) {
       return queue.put(entry);
     }
-    LogEntry labelled = entry.withLabels(mergeLabels(entry.labels()));
-    String source = labelled.labels().getOrDefault("source", "unknown");
-    String eventType = labelled.labels().getOrDefault("event_type", "unknown");
+    Merged m = merged(entry.labels());
+    LogEntry labelled = entry.withLabels(m.labels());
+    boolean enqueued = queue.put(labelled);
+    if (enqueued) {
+      metrics.eventsIngested.add(1, m.attrs());
+      Duration lag = Duration.between(labelled.timestamp(), time.now());
+      metrics.ingestLagSeconds.record(Math.max(0, lag.toNanos() / 1e9), m.attrs());
+    }
+    return enqueued;
+  }
+
+  /** Merged labels and the metric attributes of one source label map instance. */
+  private record Merged(Map<String, String> labels, Attributes attrs) {}
+
+  private Merged merged(Map<String, String> own) {
+    if (own == lastOwn) {
+      return lastMerged;
+    }
+    Merged m = merged.get(own);
+    if (m == null) {
+      m = merge(own);
+      if (merged.size() >= LABEL_CACHE_MAX) {
+        merged.clear();
+      }
+      merged.put(own, m);
+    }
+    lastOwn = own;
+    lastMerged = m;
+    return m;
+  }
+
+  private Merged merge(Map<String, String> own) {
+    Map<String, String> out = new HashMap<>(own);
+    out.putAll(staticLabels); // static labels win (PIPE-4)
+    Map<String, String> labels = Map.copyOf(out);
+    String source = labels.getOrDefault("source", "unknown");
+    String eventType = labels.getOrDefault("event_type", "unknown");
     Attributes attrs =
         attrCache.computeIfAbsent(
             source + '\u0000' + eventType,
             k ->
                 Attributes.of(Sf2lokiMetrics.SOURCE, source, Sf2lokiMetrics.EVENT_TYPE, eventType));
-    boolean enqueued = queue.put(labelled);
-    if (enqueued) {
-      metrics.eventsIngested.add(1, attrs);
-      Duration lag = Duration.between(labelled.timestamp(), time.now());
-      metrics.ingestLagSeconds.record(Math.max(0, lag.toNanos() / 1e9), attrs);
-    }
-    return enqueued;
-  }
-
-  private Map<String, String> mergeLabels(Map<String, String> own) {
-    Map<String, String> m = merged.get(own);
-    if (m != null) {
-      return m;
-    }
-    Map<String, String> out = new HashMap<>(own);
-    out.putAll(staticLabels); // static labels win (PIPE-4)
-    m = Map.copyOf(out);
-    if (merged.size() >= LABEL_CACHE_MAX) {
-      merged.clear();
-    }
-    merged.put(own, m);
-    return m;
+    return new Merged(labels, attrs);
   }
 }

@@ -29,9 +29,27 @@ public final class LaneQueue {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notFull = lock.newCondition();
   private final Condition notEmpty = lock.newCondition();
-  private final ArrayDeque<LogEntry> items = new ArrayDeque<>();
-  private final Map<CheckpointToken, Integer> tokenRefs = new IdentityHashMap<>();
+
+  // each entry with its PIPE-3 cost (without token), computed once by the producer: the consumer
+  // releases exactly what was charged without reading the entry's maps again
+  private record Queued(LogEntry entry, long cost) {}
+
+  private final ArrayDeque<Queued> items = new ArrayDeque<>();
+  private final Map<CheckpointToken, int[]> tokenRefs = new IdentityHashMap<>();
+
+  /** A busy lane's consumer is woken early once this many entries wait. */
+  static final int WAKE_BATCH = 64;
+
+  /** Longest wait of a busy lane's consumer before it looks at the queue again (1 ms). */
+  static final long SLICE_NANOS = 1_000_000L;
+
+  /** A lane counts as busy this long after its last put (10 ms). */
+  static final long BUSY_NANOS = 10_000_000L;
+
   private long chargedBytes;
+  private long lastPutNanos = System.nanoTime() - BUSY_NANOS;
+  private boolean consumerWaiting;
+  private boolean consumerSlicing;
   private int activeProducers;
 
   /**
@@ -65,7 +83,7 @@ public final class LaneQueue {
    * @throws InterruptedException if interrupted while waiting (nothing charged)
    */
   public boolean put(LogEntry entry) throws InterruptedException {
-    long cost = EntryCost.withoutToken(entry);
+    long cost = cost(entry);
     lock.lockInterruptibly();
     try {
       while (!stop.isStopped() && isFull(entry)) {
@@ -74,18 +92,21 @@ public final class LaneQueue {
       if (stop.isStopped()) {
         return false;
       }
+      items.addLast(new Queued(entry, cost));
       if (!entry.checkpointOnly()) {
-        Integer refs = tokenRefs.get(entry.checkpoint());
+        int[] refs = tokenRefs.get(entry.checkpoint());
         if (refs == null) {
           cost += EntryCost.tokenBytes(entry);
-          tokenRefs.put(entry.checkpoint(), 1);
+          tokenRefs.put(entry.checkpoint(), new int[] {1});
         } else {
-          tokenRefs.put(entry.checkpoint(), refs + 1);
+          refs[0]++;
         }
       }
       chargedBytes += cost;
-      items.addLast(entry);
-      notEmpty.signal();
+      lastPutNanos = System.nanoTime();
+      if (consumerWaiting && (!consumerSlicing || items.size() >= WAKE_BATCH)) {
+        notEmpty.signal();
+      }
       return true;
     } finally {
       lock.unlock();
@@ -113,10 +134,24 @@ public final class LaneQueue {
         if (activeProducers <= 0 || nanos <= 0) {
           return null;
         }
-        nanos = notEmpty.awaitNanos(nanos);
+        // a busy lane (a put within BUSY_NANOS) is polled in slices of at most SLICE_NANOS and
+        // woken early only once WAKE_BATCH entries wait: one wake-up per batch of entries instead
+        // of one per entry, at most SLICE_NANOS later than an immediate wake-up
+        boolean busy = System.nanoTime() - lastPutNanos < BUSY_NANOS;
+        long slice = busy ? Math.min(nanos, SLICE_NANOS) : nanos;
+        consumerWaiting = true;
+        consumerSlicing = busy;
+        long left;
+        try {
+          left = notEmpty.awaitNanos(slice);
+        } finally {
+          consumerWaiting = false;
+        }
+        nanos -= slice - Math.max(0, left);
       }
-      LogEntry e = items.pollFirst();
-      release(e);
+      Queued q = items.pollFirst();
+      LogEntry e = q.entry();
+      release(e, q.cost());
       notFull.signalAll();
       return e;
     } finally {
@@ -124,15 +159,39 @@ public final class LaneQueue {
     }
   }
 
-  private void release(LogEntry e) {
-    long cost = EntryCost.withoutToken(e);
+  /** Label bytes of the last label map instance seen (label maps are immutable). */
+  private record LabelCost(Map<String, String> labels, long bytes) {}
+
+  private volatile LabelCost lastLabelCost;
+
+  /**
+   * {@link EntryCost#withoutToken} with the label part memoised per label map instance: entries of
+   * one stream share their (immutable) merged label map, so its bytes are counted once.
+   */
+  private long cost(LogEntry e) {
+    if (e.checkpointOnly()) {
+      return 0;
+    }
+    LabelCost lc = lastLabelCost;
+    if (lc == null || lc.labels() != e.labels()) {
+      lc = new LabelCost(e.labels(), EntryCost.mapBytes(e.labels()));
+      lastLabelCost = lc;
+    }
+    return EntryCost.OVERHEAD_BYTES
+        + e.lineBytes()
+        + lc.bytes()
+        + EntryCost.mapBytes(e.structuredMetadata());
+  }
+
+  private void release(LogEntry e, long charged) {
+    long cost = charged;
     if (!e.checkpointOnly()) {
-      Integer refs = tokenRefs.get(e.checkpoint());
-      if (refs != null && refs <= 1) {
+      int[] refs = tokenRefs.get(e.checkpoint());
+      if (refs != null && refs[0] <= 1) {
         tokenRefs.remove(e.checkpoint());
         cost += EntryCost.tokenBytes(e);
       } else if (refs != null) {
-        tokenRefs.put(e.checkpoint(), refs - 1);
+        refs[0]--;
       }
     }
     chargedBytes -= cost;
@@ -183,7 +242,10 @@ public final class LaneQueue {
   public List<LogEntry> drainAll() {
     lock.lock();
     try {
-      List<LogEntry> out = new ArrayList<>(items);
+      List<LogEntry> out = new ArrayList<>(items.size());
+      for (Queued q : items) {
+        out.add(q.entry());
+      }
       items.clear();
       tokenRefs.clear();
       chargedBytes = 0;

@@ -90,6 +90,16 @@ public final class StructuredMetadataExtractor {
       return extract(payload, Map.of());
     }
 
+    /**
+     * Same result as {@link #extract(Map)} for a payload whose keys are all among the compiled keys
+     * (e.g. a CSV row of the compiled header), without checking that they are; a payload with other
+     * keys gets unspecified results. Candidate keys the payload lacks are skipped exactly as if the
+     * resolution had been made for the payload's own key set.
+     */
+    public Map<String, String> extractSubset(Map<String, ?> payload) {
+      return resolution.apply(payload, Map.of());
+    }
+
     /** Same contract as {@link StructuredMetadataExtractor#extract(Map, Map)}. */
     public Map<String, String> extract(Map<String, ?> payload, Map<String, String> fallback) {
       if (resolution.covers(payload)) {

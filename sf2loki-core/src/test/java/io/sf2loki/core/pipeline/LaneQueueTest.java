@@ -97,4 +97,38 @@ class LaneQueueTest {
     assertThat(q.size()).isEqualTo(1);
     assertThat(q.chargedBytes()).isEqualTo(before);
   }
+
+  @Test
+  @DisplayName(
+      "PIPE-3, PIPE-5: a busy lane's consumer picks up a lone entry within a 1 ms slice; an idle"
+          + " lane's consumer is woken at once")
+  void pipe5_slicedWakeUpsPickUpLoneEntries() throws Exception {
+    StopSignal stop = new StopSignal();
+    LaneQueue q = new LaneQueue(100, 0, 1, stop);
+    CheckpointToken t = new CheckpointToken("k", "1");
+    for (int round = 0; round < 2; round++) {
+      // round 0: idle lane (no put yet); round 1: busy lane (a put just happened)
+      CountDownLatch polling = new CountDownLatch(1);
+      java.util.concurrent.atomic.AtomicReference<LogEntry> got =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      Thread consumer =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    polling.countDown();
+                    try {
+                      got.set(q.poll(TimeUnit.SECONDS.toNanos(5)));
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  });
+      polling.await();
+      long t0 = System.nanoTime();
+      q.put(entry(t, "x" + round));
+      consumer.join(2000);
+      assertThat(got.get()).isNotNull();
+      assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
+    }
+    assertThat(q.chargedBytes()).isZero();
+  }
 }

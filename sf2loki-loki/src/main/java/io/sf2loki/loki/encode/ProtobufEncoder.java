@@ -4,6 +4,7 @@ import com.google.protobuf.CodedOutputStream;
 import io.sf2loki.core.model.LogEntry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,10 @@ public final class ProtobufEncoder implements LokiEncoder {
     int[] streamSizes = new int[ns];
     int[] entrySizes = new int[realEntries.size()];
     int[] tsSizes = new int[realEntries.size()];
+    // each line is encoded to UTF-8 once (String.getBytes is an intrinsic copy for ASCII lines) and
+    // written as raw bytes: identical to writeString, which also falls back to getBytes for
+    // unpaired surrogates, but without scanning every line twice (size, then encode)
+    byte[][] lineUtf8 = new byte[realEntries.size()][];
     long total = 0;
     int k = 0;
     for (int s = 0; s < ns; s++) {
@@ -68,7 +73,9 @@ public final class ProtobufEncoder implements LokiEncoder {
         int ts = timestampSize(e.timestamp());
         long es = 1 + CodedOutputStream.computeUInt32SizeNoTag(ts) + ts;
         if (!e.line().isEmpty()) {
-          es += 1 + CodedOutputStream.computeStringSizeNoTag(e.line());
+          byte[] lb = e.line().getBytes(StandardCharsets.UTF_8);
+          lineUtf8[k] = lb;
+          es += 1 + CodedOutputStream.computeUInt32SizeNoTag(lb.length) + lb.length;
         }
         if (withMetadata) {
           for (Map.Entry<String, String> p : e.structuredMetadata().entrySet()) {
@@ -100,8 +107,8 @@ public final class ProtobufEncoder implements LokiEncoder {
           cos.writeUInt32NoTag(TAG_2_LEN);
           cos.writeUInt32NoTag(entrySizes[k]);
           writeTimestamp(cos, e.timestamp(), tsSizes[k]);
-          if (!e.line().isEmpty()) {
-            cos.writeString(2, e.line());
+          if (lineUtf8[k] != null) {
+            cos.writeByteArray(2, lineUtf8[k]);
           }
           if (withMetadata && !e.structuredMetadata().isEmpty()) {
             for (Map.Entry<String, String> p : Streams.sorted(e.structuredMetadata())) {

@@ -1,13 +1,21 @@
 package io.sf2loki.salesforce.elf;
 
 import io.sf2loki.core.model.LogEntry;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The single-slot hand-off of one ELF cycle (SPEC ELF-1, ELF-15) and the cycle's scheduling state.
- * Workers {@link #put} entries; the source's run thread takes them one at a time and emits them to
- * the lane, so lane backpressure stalls every worker at its next hand-off. All state is guarded by
- * this object's monitor; {@link #close()} (stop signal or emitter refusal) wakes every waiter.
+ * Workers {@link #put} groups of entries (at most one CPU chunk, in file order); the slot holds one
+ * group at a time and the source's run thread takes it and emits its entries one by one to the
+ * lane, so lane backpressure stalls every worker at its next hand-off (before its next listing or
+ * download). Handing over a chunk instead of a single entry costs one monitor round trip per chunk
+ * rather than per row; the bound is unchanged (one group in the slot, one being emitted). The slot,
+ * counters and flags are guarded by this object's monitor ({@code closed} is also volatile for
+ * {@link #await}); {@link #close()} (stop signal or emitter refusal) wakes every waiter.
  */
 final class CycleHandoff {
   /** What the run thread should do next. */
@@ -22,48 +30,77 @@ final class CycleHandoff {
     STOPPED
   }
 
-  /** One scheduling decision. */
-  record Next(Step step, LogEntry entry) {}
+  /**
+   * One scheduling decision.
+   *
+   * @param step what to do
+   * @param entries for {@link Step#EMIT}: the group to emit, in order; otherwise empty
+   */
+  record Next(Step step, List<LogEntry> entries) {}
 
-  private LogEntry slot;
-  private boolean closed;
+  private List<LogEntry> slot;
+  private volatile boolean closed;
+  private final Set<Thread> awaiting = new HashSet<>();
   private boolean throttled;
   private int running;
 
   /**
-   * Worker side: waits while the slot is full, then fills it.
+   * Worker side: waits while the slot is full, then fills it with one entry.
    *
    * @return false when the hand-off was closed (the entry was not handed over)
    */
-  synchronized boolean put(LogEntry entry) throws InterruptedException {
+  boolean put(LogEntry entry) throws InterruptedException {
+    return put(List.of(entry));
+  }
+
+  /**
+   * Worker side: waits while the slot is full, then fills it with {@code group} (non-empty, in
+   * emission order; not modified afterwards by the caller).
+   *
+   * @return false when the hand-off was closed (nothing was handed over)
+   */
+  synchronized boolean put(List<LogEntry> group) throws InterruptedException {
     while (slot != null && !closed) {
       wait();
     }
     if (closed) {
       return false;
     }
-    slot = entry;
+    slot = group;
     notifyAll();
     return true;
   }
 
   /**
-   * Worker side: waits (stop-aware) for a CPU-pool task.
+   * Worker side: waits (stop-aware) for a CPU-pool task. The task's completion unparks only the
+   * waiting worker (no shared monitor: the CPU thread never contends with the run thread or the
+   * other workers); {@link #close()} unparks every registered waiter.
    *
    * @return false when the hand-off was closed first
+   * @throws InterruptedException if the worker is interrupted while waiting
    */
   boolean await(CompletableFuture<?> future) throws InterruptedException {
-    future.whenComplete((r, t) -> wake());
+    Thread me = Thread.currentThread();
     synchronized (this) {
+      if (closed) {
+        return false;
+      }
+      awaiting.add(me);
+    }
+    try {
+      future.whenComplete((r, t) -> LockSupport.unpark(me));
       while (!future.isDone() && !closed) {
-        wait();
+        LockSupport.park(this);
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
+        }
       }
       return !closed;
+    } finally {
+      synchronized (this) {
+        awaiting.remove(me);
+      }
     }
-  }
-
-  private synchronized void wake() {
-    notifyAll();
   }
 
   /**
@@ -73,20 +110,20 @@ final class CycleHandoff {
   synchronized Next next(boolean typesWaiting, int concurrency) throws InterruptedException {
     while (true) {
       if (closed) {
-        return new Next(Step.STOPPED, null);
+        return new Next(Step.STOPPED, List.of());
       }
       if (slot != null) {
-        LogEntry e = slot;
+        List<LogEntry> e = slot;
         slot = null;
         notifyAll();
         return new Next(Step.EMIT, e);
       }
       if (typesWaiting && !throttled && running < concurrency) {
         running++;
-        return new Next(Step.START, null);
+        return new Next(Step.START, List.of());
       }
       if (running == 0) {
-        return new Next(Step.DONE, null);
+        return new Next(Step.DONE, List.of());
       }
       wait();
     }
@@ -112,6 +149,9 @@ final class CycleHandoff {
   synchronized void close() {
     closed = true;
     notifyAll();
+    for (Thread t : awaiting) {
+      LockSupport.unpark(t);
+    }
   }
 
   synchronized boolean closed() {

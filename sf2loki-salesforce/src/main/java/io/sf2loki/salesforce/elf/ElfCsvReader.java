@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,6 +37,7 @@ final class ElfCsvReader implements AutoCloseable {
   private final CsvReader<CsvRecord> csv;
   private final CloseableIterator<CsvRecord> it;
   private final String[] header;
+  private final CsvRow.Layout layout;
   private long rowsRead;
 
   /**
@@ -77,6 +77,7 @@ final class ElfCsvReader implements AutoCloseable {
       throw e.getCause();
     }
     header = first == null ? new String[0] : first.getFields().toArray(String[]::new);
+    layout = new CsvRow.Layout(header);
   }
 
   private static void skipBom(PushbackReader reader) throws IOException {
@@ -97,7 +98,8 @@ final class ElfCsvReader implements AutoCloseable {
   }
 
   /**
-   * The next data row as column → string value (plus {@code _extra}), or null at the end.
+   * The next data row as column → string value (plus {@code _extra}), or null at the end: a
+   * read-only {@link CsvRow} view over the parsed cells (see {@link CsvRow#toMutableMap()}).
    *
    * @throws ElfCsvParseException on malformed CSV (unclosed quote, characters after a closing
    *     quote, a field longer than {@value #MAX_FIELD_CHARS} characters); its row number is 1-based
@@ -119,22 +121,7 @@ final class ElfCsvReader implements AutoCloseable {
       throw e.getCause();
     }
     rowsRead++;
-    int n = rec.getFieldCount();
-    Map<String, Object> row = new HashMap<>((int) ((header.length + 1) / 0.75f) + 1);
-    for (int i = 0; i < header.length; i++) {
-      row.put(header[i], i < n ? rec.getField(i) : "");
-    }
-    if (n > header.length) {
-      StringBuilder extra = new StringBuilder();
-      for (int i = header.length; i < n; i++) {
-        if (i > header.length) {
-          extra.append(',');
-        }
-        extra.append(rec.getField(i));
-      }
-      row.put(EXTRA_KEY, extra.toString());
-    }
-    return row;
+    return new CsvRow(layout, rec.getFields());
   }
 
   @Override

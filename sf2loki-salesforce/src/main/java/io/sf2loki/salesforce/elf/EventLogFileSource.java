@@ -59,9 +59,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: {@link #run} runs the cycle loop and is the only caller of the emitter. Each cycle
  * processes types on virtual threads (at most {@code concurrency} at once, ELF-1), which hand
- * entries over through a single-slot {@link CycleHandoff}; CSV parsing and row shaping run on the
- * injected CPU executor (PIPE-26) in chunks of {@value #CHUNK_ROWS} rows. Worker threads are joined
- * before a cycle ends; on stop they are interrupted and joined.
+ * entries over through a single-slot {@link CycleHandoff} one chunk at a time; CSV parsing and row
+ * shaping run on the injected CPU executor (PIPE-26) in chunks of {@value #CHUNK_ROWS} rows. Worker
+ * threads are joined before a cycle ends; on stop they are interrupted and joined.
  *
  * <p>Not implemented yet: {@code *} discovery (ELF-2; the wildcard entry is ignored, with a WARN at
  * construction) and the discovery-throttle rule of ELF-3.
@@ -265,10 +265,12 @@ public final class EventLogFileSource implements Source {
         CycleHandoff.Next next = h.next(!waiting.isEmpty(), settings.concurrency());
         switch (next.step()) {
           case EMIT -> {
-            if (!emitter.emit(next.entry())) {
-              h.close();
-              stopped = true;
-              break loop;
+            for (LogEntry e : next.entries()) {
+              if (!emitter.emit(e)) {
+                h.close();
+                stopped = true;
+                break loop;
+              }
             }
           }
           case START -> {
@@ -788,12 +790,20 @@ public final class EventLogFileSource implements Source {
         while (true) {
           Chunk c = onCpu(h, () -> readChunk(t, r, ctx));
           rows += c.rows();
-          for (LogEntry e : c.entries()) {
+          List<LogEntry> entries = c.entries();
+          if (!entries.isEmpty()) {
+            // hand over all but the chunk's last entry, which is held back so the file's final
+            // entry can carry the advanced cursor (ELF-10)
+            List<LogEntry> group = new ArrayList<>(entries.size());
             if (held != null) {
-              put(h, held);
-              emitted++;
+              group.add(held);
             }
-            held = e;
+            group.addAll(entries.subList(0, entries.size() - 1));
+            held = entries.get(entries.size() - 1);
+            if (!group.isEmpty()) {
+              putGroup(h, group);
+              emitted += group.size();
+            }
           }
           if (c.parseError() != null) {
             throw c.parseError();
@@ -880,6 +890,13 @@ public final class EventLogFileSource implements Source {
         token,
         e.checkpointOnly(),
         e.lineBytes());
+  }
+
+  private void putGroup(CycleHandoff h, List<LogEntry> group)
+      throws CycleStoppedException, InterruptedException {
+    if (!h.put(group)) {
+      throw new CycleStoppedException();
+    }
   }
 
   private void put(CycleHandoff h, LogEntry e) throws CycleStoppedException, InterruptedException {

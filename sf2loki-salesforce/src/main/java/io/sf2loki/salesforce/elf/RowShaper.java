@@ -11,6 +11,8 @@ import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,9 @@ final class RowShaper {
   /** SRC-12 floor: server now − 167 h. */
   static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
 
+  /** Line buffers grown beyond this many chars are not kept for the next row. */
+  static final int MAX_RETAINED_BUFFER = 256 * 1024;
+
   private final String eventType;
   private final List<String> timestampFields;
   private final List<String> promoted;
@@ -36,6 +41,7 @@ final class RowShaper {
   private final Attributes typeAttrs;
   private final Attributes sourceAttrs;
   private final Attributes eventTypeAttrs;
+  private final Map<String, String> fixedLabels;
 
   RowShaper(
       String eventType,
@@ -59,6 +65,10 @@ final class RowShaper {
         Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.EVENT_TYPE, eventType);
     this.sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
     this.eventTypeAttrs = Attributes.of(Sf2lokiMetrics.EVENT_TYPE, eventType);
+    Map<String, String> fixed = new LinkedHashMap<>();
+    fixed.put("source", SOURCE);
+    fixed.put("event_type", eventType);
+    this.fixedLabels = Collections.unmodifiableMap(fixed);
   }
 
   /**
@@ -71,6 +81,12 @@ final class RowShaper {
     private final CheckpointToken token;
     private CanonicalJson.RowWriter writer;
     private Instant previous;
+    private StringBuilder lineBuffer = new StringBuilder(1024);
+    private StructuredMetadataExtractor.Compiled compiled;
+    private CsvRow.Layout compiledLayout;
+    private StructuredMetadataExtractor compiledFor;
+    private String[] lastLabelValues;
+    private Map<String, String> lastLabels;
 
     /**
      * @param logDate the file's LogDate, or null when it does not parse
@@ -96,9 +112,28 @@ final class RowShaper {
       if (writer == null) {
         return CanonicalJson.write(row);
       }
-      StringBuilder sb = new StringBuilder(64 + row.size() * 32);
-      writer.write(row, sb);
-      return sb.toString();
+      StringBuilder sb = lineBuffer;
+      sb.setLength(0);
+      if (row instanceof CsvRow csv) {
+        writer.write(csv.cells(), sb); // same output as the map path (CanonicalJson.RowWriter)
+      } else {
+        writer.write(row, sb);
+      }
+      String line = sb.toString();
+      if (sb.capacity() > MAX_RETAINED_BUFFER) {
+        lineBuffer = new StringBuilder(1024); // do not keep a huge row's buffer for the file
+      }
+      return line;
+    }
+
+    /** Metadata extraction compiled for this file's header (SRC-9), built on first use. */
+    Map<String, String> metadata(StructuredMetadataExtractor extractor, CsvRow row) {
+      if (compiledLayout != row.layout() || compiledFor != extractor) {
+        compiled = extractor.compile(row.layout().allKeys());
+        compiledLayout = row.layout();
+        compiledFor = extractor;
+      }
+      return compiled.extractSubset(row);
     }
   }
 
@@ -110,6 +145,9 @@ final class RowShaper {
    *     or sampling left it out
    */
   LogEntry shape(Map<String, Object> row, FileContext ctx) {
+    if (transform != RowTransform.NONE && row instanceof CsvRow csv) {
+      row = csv.toMutableMap(); // transforms mutate a plain map, as before
+    }
     if (!transform.apply(row)) {
       return null;
     }
@@ -127,22 +165,49 @@ final class RowShaper {
       }
     }
     Instant ts = timestamp(row, ctx);
-    Map<String, String> md = metadata.extract(row);
-    Map<String, String> labels = new LinkedHashMap<>();
-    for (String col : promoted) {
-      Object v = row.get(col);
-      String text = v == null ? null : TextForm.of(v);
-      if (text != null && !text.isEmpty()) {
-        labels.put(col, text);
-      }
-    }
-    labels.put("source", SOURCE);
-    labels.put("event_type", eventType);
+    Map<String, String> md =
+        row instanceof CsvRow csv ? ctx.metadata(metadata, csv) : metadata.extract(row);
+    Map<String, String> labels = labels(row, ctx);
     if (line == null) {
       line = ctx.line(row);
     }
     metrics.eventlogfileRowsIngested.add(1, eventTypeAttrs);
-    return LogEntry.of(ts, labels, line, md, ctx.token);
+    // SRC-7 lines are ensure_ascii JSON: every char is one UTF-8 byte, so the byte length is the
+    // char count (no second scan of the line)
+    return new LogEntry(ts, labels, line, md, ctx.token, false, line.length());
+  }
+
+  /**
+   * The entry's stream labels: promoted columns with a non-empty value (in configured order), then
+   * {@code source} and {@code event_type}. Rows with the same promoted values share one
+   * unmodifiable map instance (the previous row's, per file), so the pipeline merges static labels
+   * and groups streams by identity instead of per row.
+   */
+  private Map<String, String> labels(Map<String, Object> row, FileContext ctx) {
+    if (promoted.isEmpty()) {
+      return fixedLabels;
+    }
+    String[] values = new String[promoted.size()];
+    for (int i = 0; i < values.length; i++) {
+      Object v = row.get(promoted.get(i));
+      String text = v == null ? null : TextForm.of(v);
+      values[i] = text == null || text.isEmpty() ? null : text;
+    }
+    if (ctx.lastLabels != null && Arrays.equals(values, ctx.lastLabelValues)) {
+      return ctx.lastLabels;
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] != null) {
+        labels.put(promoted.get(i), values[i]);
+      }
+    }
+    labels.put("source", SOURCE);
+    labels.put("event_type", eventType);
+    Map<String, String> out = Collections.unmodifiableMap(labels);
+    ctx.lastLabelValues = values;
+    ctx.lastLabels = out;
+    return out;
   }
 
   private Instant timestamp(Map<String, Object> row, FileContext ctx) {

@@ -1,0 +1,457 @@
+package io.sf2loki.bench;
+
+import io.sf2loki.core.cpu.CpuPool;
+import io.sf2loki.core.limits.EntryLimiter;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.pipeline.CommitListener;
+import io.sf2loki.core.pipeline.Pipeline;
+import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.time.Sleeper;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.loki.LokiHttpSink;
+import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSource;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * The end-to-end harness of issue 6. In one run it reports:
+ *
+ * <ul>
+ *   <li>(a) ELF rows/s and MiB/s (CSV bytes) through the real {@link EventLogFileSource} and {@link
+ *       Pipeline}, fed by an in-memory {@code SalesforceRest} ({@link MemoryRest}), into an
+ *       in-process sink that encodes protobuf + snappy and discards ({@link EncodingSink});
+ *   <li>(b) the same with the real {@link LokiHttpSink} pushing over loopback HTTP to a discard
+ *       receiver in a separate JVM ({@link DiscardReceiver});
+ *   <li>(c) the in-run limit: the JMH stage costs (CSV → rows → entries → protobuf → snappy, forked
+ *       JMH runs) summed per row, and the ratio (a)/(c);
+ *   <li>(d) Pub/Sub: not measured — there is no Pub/Sub source yet;
+ *   <li>(e) peak RSS ({@code VmHWM}) and peak heap after each phase;
+ *   <li>(f) push latency p50/p99 (emission → receiver acceptance) at 10,000 events/s through the
+ *       streaming lane and the real HTTP sink (default {@code flush_interval} 1 s).
+ * </ul>
+ *
+ * <p>Options: {@code --rows-per-file N} (100000), {@code --files N} per type (2), {@code --repeat
+ * N} measured runs of (a) and (b) (3), {@code --phases a,b,c,f} (all), {@code --latency-seconds N}
+ * (10).
+ */
+public final class EndToEnd {
+  private static final String JAVA =
+      Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+  private EndToEnd() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opt = options(args);
+    int rowsPerFile = Integer.parseInt(opt.getOrDefault("rows-per-file", "100000"));
+    int files = Integer.parseInt(opt.getOrDefault("files", "2"));
+    int repeat = Integer.parseInt(opt.getOrDefault("repeat", "3"));
+    int latencySeconds = Integer.parseInt(opt.getOrDefault("latency-seconds", "10"));
+    List<String> phases = Arrays.asList(opt.getOrDefault("phases", "a,b,c,f").split(","));
+
+    System.out.printf(
+        Locale.ROOT,
+        "E2E nproc=%d maxHeap=%d MiB java=%s loadavg=%s%n",
+        Runtime.getRuntime().availableProcessors(),
+        Runtime.getRuntime().maxMemory() >> 20,
+        System.getProperty("java.version"),
+        loadAverage());
+
+    Map<String, byte[]> csv = new LinkedHashMap<>();
+    long csvBytesPerPass = 0;
+    for (String t : BenchData.EVENT_TYPES) {
+      byte[] body = BenchData.csv(t, rowsPerFile);
+      csv.put(t, body);
+      csvBytesPerPass += (long) body.length * files;
+    }
+    long rowsPerPass = (long) rowsPerFile * files * csv.size();
+    System.out.printf(
+        Locale.ROOT,
+        "E2E data: %d types x %d files x %,d rows = %,d rows, %.1f MiB CSV (%.0f bytes/row)%n",
+        csv.size(),
+        files,
+        rowsPerFile,
+        rowsPerPass,
+        csvBytesPerPass / 1048576.0,
+        (double) csvBytesPerPass / rowsPerPass);
+
+    double stageSum = Double.NaN;
+    if (phases.contains("c")) {
+      Map<String, Double> costs = Bench.measure(true, VerboseMode.SILENT);
+      Bench.print(costs);
+      stageSum = Bench.elfPathSum(costs);
+      System.out.printf(
+          Locale.ROOT,
+          "E2E (c) stage-sum limit: %.1f ns/row = %,.0f rows/s (one core)%n",
+          stageSum,
+          1e9 / stageSum);
+    }
+
+    try (CpuPool cpu = new CpuPool()) {
+      List<Double> inProcess = new ArrayList<>();
+      if (phases.contains("a")) {
+        // warm-up pass (JIT), not reported
+        runElf("warm-up", csv, 1, rowsPerFile * 1L * csv.size(), 0, cpu, EncodingSink::new);
+        for (int i = 1; i <= repeat; i++) {
+          inProcess.add(
+              runElf(
+                  "(a) in-process run " + i,
+                  csv,
+                  files,
+                  rowsPerPass,
+                  csvBytesPerPass,
+                  cpu,
+                  EncodingSink::new));
+        }
+        summary("(a) in-process", inProcess, rowsPerPass, csvBytesPerPass);
+        if (!Double.isNaN(stageSum)) {
+          double median = median(inProcess);
+          System.out.printf(
+              Locale.ROOT,
+              "E2E (a)/(c) = %.1f%% (median %,.0f rows/s vs limit %,.0f rows/s)%n",
+              100 * median / (1e9 / stageSum),
+              median,
+              1e9 / stageSum);
+        }
+        memory("(a)");
+      }
+      if (phases.contains("b")) {
+        try (Receiver rx = Receiver.start(false)) {
+          List<Double> http = new ArrayList<>();
+          Function<java.util.concurrent.Executor, Sink> sink =
+              ex ->
+                  new LokiHttpSink(
+                      LokiSinkSettings.of(URI.create(rx.pushUrl()), "bench"),
+                      BenchData.metrics(),
+                      Sleeper.system(),
+                      new Random(),
+                      ex);
+          runElf("warm-up", csv, 1, rowsPerFile * 1L * csv.size(), 0, cpu, sink);
+          for (int i = 1; i <= repeat; i++) {
+            http.add(
+                runElf("(b) HTTP run " + i, csv, files, rowsPerPass, csvBytesPerPass, cpu, sink));
+          }
+          summary("(b) HTTP to receiver JVM", http, rowsPerPass, csvBytesPerPass);
+        }
+        memory("(b)");
+      }
+      System.out.println("E2E (d) Pub/Sub: not measured (no Pub/Sub source in this build)");
+      if (phases.contains("f")) {
+        latency(cpu, latencySeconds);
+        memory("(f)");
+      }
+    }
+  }
+
+  /** One ELF pass; returns rows/s. */
+  static double runElf(
+      String label,
+      Map<String, byte[]> csv,
+      int files,
+      long expectedRows,
+      long csvBytes,
+      CpuPool cpu,
+      Function<java.util.concurrent.Executor, Sink> sinkFactory)
+      throws Exception {
+    resetPeaks();
+    Sf2lokiMetrics m = BenchData.metrics();
+    MapStore store = new MapStore();
+    EventLogFileSettings settings =
+        new EventLogFileSettings(
+            EventLogFileSettings.Interval.Hourly,
+            csv.keySet().stream().map(EventTypeSettings::of).toList(),
+            List.of(),
+            Duration.ofHours(1),
+            Duration.ofHours(24),
+            null,
+            1000,
+            Duration.ZERO,
+            Duration.ofHours(24),
+            4,
+            BenchData.METADATA_FIELDS,
+            true);
+    Source source =
+        new EventLogFileSource(
+            settings, new MemoryRest(csv, files), store, m, TimeSource.system(), cpu.executor());
+    Sink sink = sinkFactory.apply(cpu.executor());
+    Pipeline p =
+        new Pipeline(
+            PipelineSettings.defaults(BenchData.STATIC_LABELS),
+            List.of(source),
+            sink,
+            store,
+            m,
+            TimeSource.system(),
+            new EntryLimiter(256 * 1024, m)::apply,
+            CommitListener.none());
+    Map<String, Long> threads0 = threadCpuByGroup();
+    long cpu0 = processCpuNanos();
+    long t0 = System.nanoTime();
+    p.run(new StopSignal());
+    double secs = (System.nanoTime() - t0) / 1e9;
+    double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
+    Map<String, Long> threads1 = threadCpuByGroup();
+    StringBuilder byGroup = new StringBuilder();
+    threads1.forEach(
+        (g, ns) -> {
+          long d = ns - threads0.getOrDefault(g, 0L);
+          if (d > 10_000_000L) {
+            byGroup.append(String.format(Locale.ROOT, " %s=%.2fs", g, d / 1e9));
+          }
+        });
+    if (sink instanceof EncodingSink es && es.entries.get() != expectedRows) {
+      throw new IllegalStateException(
+          "delivered " + es.entries.get() + " rows, expected " + expectedRows);
+    }
+    if (store.snapshot().size() != csv.size()) {
+      throw new IllegalStateException("cursors committed: " + store.snapshot());
+    }
+    sink.close();
+    double rps = expectedRows / secs;
+    if (csvBytes > 0) {
+      System.out.printf(
+          Locale.ROOT,
+          "E2E %s: %,d rows in %.2f s = %,.0f rows/s, %.1f MiB/s; process CPU %.2f s = %.2f"
+              + " µs/row (%.2f cores busy); heap pool peaks %d MiB, VmHWM %s; thread CPU:%s%n",
+          label,
+          expectedRows,
+          secs,
+          rps,
+          csvBytes / 1048576.0 / secs,
+          cpuSecs,
+          cpuSecs * 1e6 / expectedRows,
+          cpuSecs / secs,
+          peakHeap() >> 20,
+          vmHwm(),
+          byGroup);
+    }
+    return rps;
+  }
+
+  private static void latency(CpuPool cpu, int seconds) throws Exception {
+    try (Receiver rx = Receiver.start(true)) {
+      Sf2lokiMetrics m = BenchData.metrics();
+      List<LogEntry> templates = BenchData.entries("Login", 1000, m);
+      long perSecond = 10_000;
+      LatencySource source = new LatencySource(templates, perSecond * seconds, perSecond);
+      MapStore store = new MapStore();
+      Sink sink =
+          new LokiHttpSink(
+              LokiSinkSettings.of(URI.create(rx.pushUrl()), "bench"),
+              m,
+              Sleeper.system(),
+              new Random(),
+              cpu.executor());
+      PipelineSettings ps = PipelineSettings.defaults(BenchData.STATIC_LABELS);
+      Pipeline p =
+          new Pipeline(
+              ps,
+              List.of(source),
+              sink,
+              store,
+              m,
+              TimeSource.system(),
+              new EntryLimiter(256 * 1024, m)::apply,
+              CommitListener.none());
+      resetPeaks();
+      long t0 = System.nanoTime();
+      p.run(new StopSignal());
+      double secs = (System.nanoTime() - t0) / 1e9;
+      sink.close();
+      System.out.printf(
+          Locale.ROOT,
+          "E2E (f) latency at %,d events/s for %d s (flush_interval %d ms, ran %.1f s): %s%n",
+          perSecond,
+          seconds,
+          ps.flushInterval().toMillis(),
+          secs,
+          rx.stats());
+    }
+  }
+
+  private static void summary(String label, List<Double> rps, long rows, long csvBytes) {
+    List<Double> s = new ArrayList<>(rps);
+    s.sort(null);
+    double bytesPerRow = (double) csvBytes / rows;
+    System.out.printf(
+        Locale.ROOT,
+        "E2E %s: min %,.0f / median %,.0f / max %,.0f rows/s; median %.1f MiB/s (n=%d)%n",
+        label,
+        s.get(0),
+        median(s),
+        s.get(s.size() - 1),
+        median(s) * bytesPerRow / 1048576.0,
+        s.size());
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> s = new ArrayList<>(values);
+    s.sort(null);
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+  }
+
+  private static void memory(String phase) {
+    System.out.printf(
+        Locale.ROOT,
+        "E2E (e) after %s: VmHWM %s, heap pool peaks (sum of per-pool peaks, an upper bound) in last run %d MiB, max heap %d MiB%n",
+        phase,
+        vmHwm(),
+        peakHeap() >> 20,
+        Runtime.getRuntime().maxMemory() >> 20);
+  }
+
+  /**
+   * CPU time of live platform threads grouped by name prefix (digits stripped): {@code
+   * sf2loki-cpu-} is the CPU pool (CSV, shaping, encoding), {@code ForkJoinPool-} the
+   * virtual-thread carriers (ELF run thread, lane consumer, committer), {@code other} the rest
+   * (JIT, GC are not Java threads and are not listed).
+   */
+  private static Map<String, Long> threadCpuByGroup() {
+    java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
+      long ns = mx.getThreadCpuTime(id);
+      if (info == null || ns < 0) {
+        continue;
+      }
+      String name = info.getThreadName().replaceAll("[0-9]+", "#");
+      out.merge(name, ns, Long::sum);
+    }
+    return out;
+  }
+
+  /** CPU time of this process (all threads, user + system), in nanoseconds. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private static void resetPeaks() {
+    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (b.getType() == MemoryType.HEAP) {
+        b.resetPeakUsage();
+      }
+    }
+  }
+
+  private static long peakHeap() {
+    long sum = 0;
+    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (b.getType() == MemoryType.HEAP && b.getPeakUsage() != null) {
+        sum += b.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+
+  private static String vmHwm() {
+    try {
+      return Files.readAllLines(Path.of("/proc/self/status")).stream()
+          .filter(l -> l.startsWith("VmHWM:"))
+          .map(l -> l.substring(6).trim())
+          .findFirst()
+          .orElse("unknown");
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("expected --option value: " + args[i]);
+      }
+      out.put(args[i].substring(2), args[i + 1]);
+    }
+    return out;
+  }
+
+  /** The discard receiver in its own JVM. */
+  private static final class Receiver implements AutoCloseable {
+    private final Process process;
+    private final int port;
+
+    private Receiver(Process process, int port) {
+      this.process = process;
+      this.port = port;
+    }
+
+    static Receiver start(boolean latency) throws IOException {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(JAVA);
+      cmd.add("-Xmx256m");
+      cmd.add("--enable-native-access=ALL-UNNAMED");
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(DiscardReceiver.class.getName());
+      if (latency) {
+        cmd.add("--latency");
+      }
+      Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String line = r.readLine();
+      if (line == null || !line.startsWith("PORT ")) {
+        p.destroy();
+        throw new IOException("receiver did not start: " + line);
+      }
+      return new Receiver(p, Integer.parseInt(line.substring(5).trim()));
+    }
+
+    String pushUrl() {
+      return "http://127.0.0.1:" + port + "/loki/api/v1/push";
+    }
+
+    String stats() throws IOException, InterruptedException {
+      try (HttpClient c = HttpClient.newHttpClient()) {
+        return c.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/stats")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+      }
+    }
+
+    @Override
+    public void close() {
+      process.destroy();
+    }
+  }
+}
