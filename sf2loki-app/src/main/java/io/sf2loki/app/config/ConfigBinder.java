@@ -528,6 +528,7 @@ final class ConfigBinder {
     List<EventTypeConfig> types = new ArrayList<>();
     List<JsonNode> items = s.list("event_types");
     Set<String> promoted = new LinkedHashSet<>();
+    Set<String> seenTypes = new HashSet<>();
     for (int i = 0; i < items.size(); i++) {
       JsonNode item = items.get(i);
       String p = s.path("event_types") + "." + i;
@@ -559,6 +560,14 @@ final class ConfigBinder {
       promoted.addAll(labels);
       double sample = t.number("sample", 1.0);
       checkRate(t.path("sample"), sample);
+      if (!name.isEmpty() && !seenTypes.add(name.toLowerCase(Locale.ROOT))) {
+        // kept loadable for 1.x compatibility; the source uses the first entry of a name
+        warnings.add(
+            p
+                + ": duplicate event type '"
+                + name
+                + "' is ignored; the settings of its first entry apply");
+      }
       types.add(new EventTypeConfig(name, smf, labels, sample));
     }
     if (enabled && types.isEmpty()) {

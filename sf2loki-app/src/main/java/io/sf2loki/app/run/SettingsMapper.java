@@ -123,8 +123,13 @@ final class SettingsMapper {
   /** {@code sources.eventlogfile} → the source's settings (ELF, CFG-17, CFG-18). */
   static EventLogFileSettings eventLogFile(
       EventLogFileConfig elf, List<String> globalMetadataFields, boolean finite) {
+    // a repeated name (case-insensitive) is ignored, as the loader warned (CFG-17)
+    java.util.Set<String> seen = new java.util.HashSet<>();
     List<EventLogFileSettings.EventTypeSettings> types =
-        elf.eventTypes().stream().map(SettingsMapper::eventType).toList();
+        elf.eventTypes().stream()
+            .filter(t -> seen.add(t.name().toLowerCase(java.util.Locale.ROOT)))
+            .map(SettingsMapper::eventType)
+            .toList();
     return new EventLogFileSettings(
         elf.interval() == EventLogFileConfig.Interval.DAILY
             ? EventLogFileSettings.Interval.Daily

@@ -378,6 +378,27 @@ class ConfigLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "CFG-17: a repeated eventlogfile event type still loads (1.x compatibility) with one warning"
+          + " naming the ignored entry")
+  void duplicateEventTypeWarns() {
+    Sf2lokiConfig cfg =
+        load(
+            dir,
+            MINIMAL.replace(
+                "sink:",
+                "  eventlogfile:\n    enabled: true\n    event_types: [Login, login,"
+                    + " {name: API}]\nsink:"));
+    assertThat(cfg.orgs().getFirst().sources().eventlogfile().eventTypes()).hasSize(3);
+    assertThat(cfg.warnings())
+        .singleElement()
+        .asString()
+        .isEqualTo(
+            "sources.eventlogfile.event_types.1: duplicate event type 'login' is ignored; the"
+                + " settings of its first entry apply");
+  }
+
+  @Test
   @DisplayName("CFG-23: protobuf with explicit gzip and json with explicit snappy warn")
   void compressionWarnings() {
     Sf2lokiConfig a = load(dir, MINIMAL.replace("url: http", "compression: gzip\n    url: http"));
