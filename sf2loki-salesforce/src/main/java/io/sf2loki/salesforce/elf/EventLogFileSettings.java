@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  *
  * @param interval which files to read ({@code Hourly} or {@code Daily})
  * @param eventTypes configured types in configuration order; an entry named {@code *} requests
- *     discovery (ELF-2; not implemented yet, the entry is ignored)
+ *     discovery (ELF-2): discovered types take its sample rate and the global metadata list
  * @param exclude exact type names skipped by discovery
  * @param pollInterval time between cycle starts, jittered by SRC-21; strictly positive
  * @param lookback first-run window: an absent cursor starts at server now − lookback (ELF-4)
