@@ -1,0 +1,173 @@
+package io.sf2loki.salesforce.pubsub;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.LogicalType;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * Decodes a Pub/Sub {@code ProducerEvent.payload} (schemaless Avro binary: no container header, no
+ * fingerprint prefix) with its writer schema into plain Java values (SPEC PS-4, PS-5), ready for
+ * {@code CanonicalJson.write} (SRC-7).
+ *
+ * <p>Mapping (PS-5): records → {@code LinkedHashMap<String,Object>} in schema field order (SRC-7
+ * sorts when rendering); arrays → {@code List}; maps → {@code LinkedHashMap<String,Object>}; enums
+ * → their symbol {@code String}; strings → {@code String}; {@code int}/{@code long} → {@code Long};
+ * {@code float}/{@code double} → {@code Double}; {@code boolean} → {@code Boolean}; {@code
+ * bytes}/{@code fixed} → {@code byte[]} (rendered by SRC-8); unions → the selected branch; null →
+ * null. Logical types: {@code timestamp-millis}/{@code -micros} → {@link Instant}; {@code date} →
+ * {@code "YYYY-MM-DD"}; {@code decimal} → {@link BigDecimal}; {@code uuid} → {@code String}. CDC
+ * bitmap fields stay raw strings (PS-5). Stateless and thread-safe.
+ */
+public final class AvroEventDecoder {
+
+  /**
+   * Decodes one payload.
+   *
+   * @param writerSchema the record schema the payload was written with ({@code
+   *     GetSchema(schema_id)})
+   * @param payload the raw Avro binary bytes
+   * @return the decoded record as an ordered, mutable map in schema field order
+   * @throws AvroDecodeException when the bytes are truncated or malformed, or bytes remain after
+   *     the record
+   */
+  public Map<String, Object> decode(Schema writerSchema, byte[] payload)
+      throws AvroDecodeException {
+    if (writerSchema.getType() != Schema.Type.RECORD) {
+      throw new AvroDecodeException(
+          "writer schema " + writerSchema.getFullName() + " is not a record", null);
+    }
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload, null);
+    Object datum;
+    try {
+      datum = new GenericDatumReader<Object>(writerSchema).read(null, decoder);
+    } catch (IOException | RuntimeException e) {
+      // truncated input is an EOFException; malformed input (negative lengths, a bad union index,
+      // an invalid enum ordinal) surfaces as various runtime exceptions: all are decode failures.
+      throw new AvroDecodeException(
+          "cannot decode Avro payload of "
+              + payload.length
+              + " bytes with schema "
+              + writerSchema.getFullName()
+              + ": "
+              + e.getClass().getSimpleName(),
+          e);
+    }
+    try {
+      if (!decoder.isEnd()) {
+        throw new AvroDecodeException(
+            "Avro payload of "
+                + payload.length
+                + " bytes has trailing bytes after the "
+                + writerSchema.getFullName()
+                + " record",
+            null);
+      }
+    } catch (IOException e) {
+      throw new AvroDecodeException("cannot check the end of the Avro payload", e);
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> map = (Map<String, Object>) convert(writerSchema, datum);
+    return map;
+  }
+
+  private static Object convert(Schema schema, Object value) {
+    if (value == null) {
+      return null;
+    }
+    LogicalType logical = schema.getLogicalType();
+    switch (schema.getType()) {
+      case UNION:
+        {
+          int branch = GenericData.get().resolveUnion(schema, value);
+          return convert(schema.getTypes().get(branch), value);
+        }
+      case RECORD:
+        {
+          IndexedRecord record = (IndexedRecord) value;
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (Schema.Field field : schema.getFields()) {
+            out.put(field.name(), convert(field.schema(), record.get(field.pos())));
+          }
+          return out;
+        }
+      case ARRAY:
+        {
+          Collection<?> items = (Collection<?>) value;
+          List<Object> out = new ArrayList<>(items.size());
+          for (Object item : items) {
+            out.add(convert(schema.getElementType(), item));
+          }
+          return out;
+        }
+      case MAP:
+        {
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+            out.put(e.getKey().toString(), convert(schema.getValueType(), e.getValue()));
+          }
+          return out;
+        }
+      case ENUM:
+      case STRING:
+        return value.toString();
+      case INT:
+        if (logical instanceof LogicalTypes.Date) {
+          return LocalDate.ofEpochDay(((Integer) value).longValue()).toString();
+        }
+        return ((Integer) value).longValue();
+      case LONG:
+        {
+          long v = (Long) value;
+          if (logical instanceof LogicalTypes.TimestampMillis) {
+            return Instant.ofEpochMilli(v);
+          }
+          if (logical instanceof LogicalTypes.TimestampMicros) {
+            return Instant.EPOCH.plus(v, ChronoUnit.MICROS);
+          }
+          return v;
+        }
+      case FLOAT:
+        return ((Float) value).doubleValue();
+      case DOUBLE:
+      case BOOLEAN:
+        return value;
+      case BYTES:
+        {
+          ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+          byte[] bytes = new byte[buffer.remaining()];
+          buffer.get(bytes);
+          return decimalOrBytes(logical, bytes);
+        }
+      case FIXED:
+        return decimalOrBytes(logical, ((GenericFixed) value).bytes().clone());
+      case NULL:
+        return null;
+    }
+    throw new IllegalStateException("unhandled Avro type " + schema.getType());
+  }
+
+  private static Object decimalOrBytes(LogicalType logical, byte[] bytes) {
+    if (logical instanceof LogicalTypes.Decimal decimal) {
+      return new BigDecimal(new BigInteger(bytes), decimal.getScale());
+    }
+    return bytes;
+  }
+}
