@@ -20,6 +20,7 @@ import java.util.random.RandomGenerator;
  * transport failures and statuses ≥ 500; a 4xx fails at once. Thread-safe.
  */
 final class AuthCalls {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AuthCalls.class);
   static final int MAX_ATTEMPTS = 4;
   static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
@@ -58,12 +59,30 @@ final class AuthCalls {
         }
       }
       HttpResponse<String> resp;
+      HttpRequest req = request.get();
       try {
-        resp = http.send(request.get(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        resp = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       } catch (IOException e) {
+        // host and cause help at 3 a.m.; the URI's query and user-info never enter the message
+        String cause = e.getMessage() == null ? "" : ": " + excerpt(e.getMessage(), secrets);
         last =
             new AuthException(
-                what + " transport failure: " + e.getClass().getSimpleName(), 0, null, null);
+                what
+                    + " transport failure ("
+                    + req.uri().getHost()
+                    + "): "
+                    + e.getClass().getSimpleName()
+                    + cause,
+                0,
+                null,
+                null);
+        log.atWarn()
+            .addKeyValue("endpoint", what)
+            .addKeyValue("host", req.uri().getHost())
+            .addKeyValue("attempt", attempt)
+            .addKeyValue("error", last.getMessage())
+            .addKeyValue("max_attempts", MAX_ATTEMPTS)
+            .log("salesforce auth call transport failure");
         continue;
       }
       int status = resp.statusCode();

@@ -316,6 +316,20 @@ class TokenProviderTest {
   }
 
   @Test
+  @org.junit.jupiter.api.DisplayName(
+      "AUTH-5, AUTH-10: a transport failure names the host and the cause, never a secret")
+  void auth5_transportFailureNamesHostAndCause() {
+    wm.stubFor(post(TOKEN_PATH).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    TokenProvider p = provider(clientCredentials("s3cret-value"));
+    assertThatThrownBy(p::token)
+        .isInstanceOf(AuthException.class)
+        .hasMessageStartingWith("token endpoint transport failure (localhost): ")
+        .hasMessageContaining("IOException")
+        .hasMessageNotContaining("s3cret-value");
+    wm.verify(4, postRequestedFor(urlEqualTo(TOKEN_PATH)));
+  }
+
+  @Test
   void auth5_givesUpAfterFourAttempts() {
     wm.stubFor(post(TOKEN_PATH).willReturn(aResponse().withStatus(500).withBody("down")));
     TokenProvider p = provider(clientCredentials("secret"));
