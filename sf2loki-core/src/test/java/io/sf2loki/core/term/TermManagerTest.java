@@ -203,6 +203,18 @@ class TermManagerTest {
     }
   }
 
+  /**
+   * Waits (bounded) until the consumer is inside its hung push (it takes no more entries) and the
+   * producer has refilled the lane to its bound: the lane is full and stable.
+   */
+  private void awaitLaneFullAndStable(HangingSink sink, int pushesBefore) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (sink.pushes.get() <= pushesBefore || holder.queueDepth() < QUEUE_MAX) {
+      assertThat(System.nanoTime()).as("queue fills up").isLessThan(deadline);
+      Thread.onSpinWait();
+    }
+  }
+
   private CompletableFuture<TermManager.Outcome> start(TermManager m, ManualCoordinator c) {
     return CompletableFuture.supplyAsync(
         () -> {
@@ -294,8 +306,9 @@ class TermManagerTest {
     var run = start(m, c);
     List<Long> admitted = new ArrayList<>();
     for (int i = 0; i < 51; i++) {
+      int pushesBefore = sink.pushes.get();
       c.acquire();
-      awaitQueueFull();
+      awaitLaneFullAndStable(sink, pushesBefore);
       admitted.add(holder.queueDepth());
       c.lose();
       assertThat(holder.queueDepth()).isZero();
