@@ -29,6 +29,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public static final AttributeKey<String> LANE = AttributeKey.stringKey("lane");
   public static final AttributeKey<String> LIMIT_NAME = AttributeKey.stringKey("limit_name");
   public static final AttributeKey<String> VERSION = AttributeKey.stringKey("version");
+  public static final AttributeKey<String> TOPIC = AttributeKey.stringKey("topic");
 
   private static final List<Double> LAG_BUCKETS =
       List.of(
@@ -73,6 +74,30 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final LongCounter apexlogBodiesSkipped;
   public final LongCounter apexlogDownloadErrors;
   public final LongCounter watermarkStalls;
+
+  /** {@code sf2loki_pubsub_pending_credits{topic}}: the server's pending_num_requested (PS-3). */
+  public final GaugeValues pubsubPendingCredits;
+
+  /** {@code sf2loki_pubsub_stream_up{topic}}: 1 while a call is delivering (PS-14, PS-6). */
+  public final GaugeValues pubsubStreamUp;
+
+  /** {@code sf2loki_pubsub_reconnects{topic}}: subscribe attempts after the first (PS-14). */
+  public final LongCounter pubsubReconnects;
+
+  /** {@code sf2loki_pubsub_replay_fallbacks{topic}}: stored replay ids discarded (PS-15). */
+  public final LongCounter pubsubReplayFallbacks;
+
+  /** {@code sf2loki_pubsub_stream_stalls{topic}}: watchdog reconnects (PS-8). */
+  public final LongCounter pubsubStreamStalls;
+
+  /** {@code sf2loki_pubsub_decode_stalls{topic}}: stuck topics detected (PS-9). */
+  public final LongCounter pubsubDecodeStalls;
+
+  /** {@code sf2loki_decode_errors{reason,topic}}: payloads that failed to decode (PS-6). */
+  public final LongCounter decodeErrors;
+
+  /** {@code sf2loki_schema_cache_size}: parsed writer schemas cached (PS-4). */
+  public final GaugeValues schemaCacheSize;
 
   private final AtomicReference<LongSupplier> queueDepth = new AtomicReference<>();
   private final ObservableLongGauge queueDepthGauge;
@@ -137,6 +162,15 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     apexlogBodiesSkipped = counter(m, "sf2loki_apexlog_bodies_skipped");
     apexlogDownloadErrors = counter(m, "sf2loki_apexlog_download_errors");
     watermarkStalls = counter(m, "sf2loki_watermark_stalls");
+    pubsubPendingCredits =
+        new GaugeValues(m, "sf2loki_pubsub_pending_credits", "events still owed by the server");
+    pubsubStreamUp = new GaugeValues(m, "sf2loki_pubsub_stream_up", "1 while the call delivers");
+    pubsubReconnects = counter(m, "sf2loki_pubsub_reconnects");
+    pubsubReplayFallbacks = counter(m, "sf2loki_pubsub_replay_fallbacks");
+    pubsubStreamStalls = counter(m, "sf2loki_pubsub_stream_stalls");
+    pubsubDecodeStalls = counter(m, "sf2loki_pubsub_decode_stalls");
+    decodeErrors = counter(m, "sf2loki_decode_errors");
+    schemaCacheSize = new GaugeValues(m, "sf2loki_schema_cache_size", "parsed schemas cached");
     queueDepthGauge =
         m.gaugeBuilder("sf2loki_queue_depth")
             .ofLongs()
@@ -158,7 +192,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             salesforceLimitMax,
             salesforceLimitRemaining,
             sourceLastSuccessTimestampSeconds,
-            buildInfo);
+            buildInfo,
+            pubsubPendingCredits,
+            pubsubStreamUp,
+            schemaCacheSize);
   }
 
   /** Metrics on a no-op provider, for components built without metrics (tests, tools). */
