@@ -27,6 +27,8 @@ import picocli.CommandLine.ScopeType;
  *   <li>CLI-12: {@code healthcheck [--addr HOST:PORT] [--path /healthz]} → {@link HealthProbe}.
  *   <li>FEAT-17: {@code demo [--duration 30s] [--rate N] [--loki-url URL]} → {@link
  *       CommandActions#demo(DemoOptions)}.
+ *   <li>FEAT-18: {@code sim [--rest-port N] [--grpc-port N] [--rate N] [--fault-profile P]
+ *       [--loki-port N]} → {@link CommandActions#sim(SimOptions)}.
  *   <li>Argument errors print the message and usage to stderr and return 2. An action that throws
  *       prints {@code sf2loki: <message>} to stderr and returns 1.
  * </ul>
@@ -69,6 +71,7 @@ public final class Cli {
     commandLine.addSubcommand("run", new Run(this));
     commandLine.addSubcommand("demo", new Demo(this));
     commandLine.addSubcommand("healthcheck", new Healthcheck(this, out, err));
+    commandLine.addSubcommand("sim", new Sim(this));
     shareVersion(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);
@@ -278,6 +281,86 @@ public final class Cli {
               rate == null ? OptionalInt.empty() : OptionalInt.of(rate),
               Optional.ofNullable(lokiUrl),
               cli.root.config));
+    }
+  }
+
+  @Command(
+      name = "sim",
+      description =
+          "Serve the simulated Salesforce org (REST, OAuth, Pub/Sub gRPC) and an optional"
+              + " Loki receiver on fixed loopback ports until stopped (FEAT-18).")
+  static final class Sim implements Callable<Integer> {
+    private final Cli cli;
+
+    @Option(
+        names = "--rest-port",
+        paramLabel = "N",
+        defaultValue = "" + SimOptions.DEFAULT_REST_PORT,
+        description =
+            "REST/OAuth port on 127.0.0.1 (0 = any free port). Default: ${DEFAULT-VALUE}.")
+    int restPort;
+
+    @Option(
+        names = "--grpc-port",
+        paramLabel = "N",
+        defaultValue = "" + SimOptions.DEFAULT_GRPC_PORT,
+        description =
+            "Pub/Sub gRPC (plaintext) port on 127.0.0.1 (0 = any free port). Default: ${DEFAULT-VALUE}.")
+    int grpcPort;
+
+    @Option(
+        names = "--rate",
+        paramLabel = "N",
+        defaultValue = "" + SimOptions.DEFAULT_RATE,
+        description =
+            "Pub/Sub events per second over all topics, and rows of each generated EventLogFile. Default: ${DEFAULT-VALUE}.")
+    int rate;
+
+    @Option(
+        names = "--fault-profile",
+        paramLabel = "P",
+        defaultValue = "none",
+        description =
+            "none, auth-expiry, rate-limit, server-errors, stream-stalls or replayid-corrupted. Default: ${DEFAULT-VALUE}.")
+    String faultProfile;
+
+    @Option(
+        names = "--loki-port",
+        paramLabel = "N",
+        description = "Also run a Loki-compatible receiver on this port (0 = any free port).")
+    Integer lokiPort;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    Sim(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      cli.rejectRootCheck(spec);
+      for (int p : new int[] {restPort, grpcPort, lokiPort == null ? 0 : lokiPort}) {
+        if (p < 0 || p > 65535) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "ports must be within 0..65535");
+        }
+      }
+      if (rate <= 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--rate must be > 0");
+      }
+      SimOptions.FaultProfile profile;
+      try {
+        profile = SimOptions.FaultProfile.parse(faultProfile);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      return cli.actions.sim(
+          new SimOptions(
+              restPort,
+              grpcPort,
+              rate,
+              profile,
+              lokiPort == null ? OptionalInt.empty() : OptionalInt.of(lokiPort)));
     }
   }
 

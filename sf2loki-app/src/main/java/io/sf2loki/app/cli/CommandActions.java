@@ -29,6 +29,15 @@ public interface CommandActions {
   int demo(DemoOptions options);
 
   /**
+   * {@code sim} (SPEC FEAT-18): serves the simulated org until stopped.
+   *
+   * @return 0 after a clean stop (SIGTERM/SIGINT)
+   */
+  default int sim(SimOptions options) {
+    throw new UnsupportedOperationException("sim is not available in this build");
+  }
+
+  /**
    * The {@code service.health_addr} of the configuration, used as the {@code healthcheck} default
    * (SPEC CLI-12). Implementations return empty when no configuration is given or it cannot be read
    * (the probe then uses {@code 127.0.0.1:8080}).

@@ -35,6 +35,7 @@ import io.sf2loki.salesforce.elf.EventLogFileSource;
 import io.sf2loki.salesforce.elf.RowTransform;
 import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.pubsub.UndecodableTopics;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
 import io.sf2loki.state.file.FileCheckpointStore;
 import java.io.IOException;
@@ -72,6 +73,7 @@ public final class Daemon {
   private final PrintStream err;
   private final Readiness readiness = new Readiness();
   private final ActiveTerm activeTerm = new ActiveTerm();
+  private final UndecodableTopics undecodableTopics = new UndecodableTopics();
   private volatile Sf2lokiMetrics metrics;
   private volatile HealthServer health;
 
@@ -421,6 +423,8 @@ public final class Daemon {
           String amount = minutes >= 1 ? minutes + "m" : failing.toSeconds() + "s";
           return Optional.of("degraded: loki pushes failing for " + amount);
         });
+    // then a Pub/Sub topic held on an undecodable event (PS-6), first in name order
+    readiness.addDegradation(undecodableTopics::degradation);
   }
 
   private void logStartup(String version) {

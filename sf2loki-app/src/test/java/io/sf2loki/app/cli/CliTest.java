@@ -22,6 +22,7 @@ class CliTest {
   static final class Recording implements CommandActions {
     final List<String> calls = new ArrayList<>();
     DemoOptions demo;
+    SimOptions sim;
     Optional<String> healthAddr = Optional.empty();
     int status;
     RuntimeException toThrow;
@@ -39,6 +40,13 @@ class CliTest {
     public int demo(DemoOptions options) {
       calls.add("demo");
       demo = options;
+      return status;
+    }
+
+    @Override
+    public int sim(SimOptions options) {
+      calls.add("sim");
+      sim = options;
       return status;
     }
 
@@ -159,6 +167,49 @@ class CliTest {
     actions.toThrow = new IllegalStateException("boom");
     assertThat(cli.execute("run")).isEqualTo(1);
     assertThat(err.toString()).isEqualTo("sf2loki: boom" + System.lineSeparator());
+  }
+
+  @Test
+  @DisplayName("FEAT-18: sim options, defaults and usage errors")
+  void sim() {
+    assertThat(cli.execute("sim")).isZero();
+    assertThat(actions.sim)
+        .isEqualTo(
+            new SimOptions(
+                SimOptions.DEFAULT_REST_PORT,
+                SimOptions.DEFAULT_GRPC_PORT,
+                SimOptions.DEFAULT_RATE,
+                SimOptions.FaultProfile.NONE,
+                java.util.OptionalInt.empty()));
+    assertThat(
+            cli.execute(
+                "sim",
+                "--rest-port",
+                "0",
+                "--grpc-port",
+                "7443",
+                "--rate",
+                "5000",
+                "--fault-profile",
+                "replayid-corrupted",
+                "--loki-port",
+                "3100"))
+        .isZero();
+    assertThat(actions.sim)
+        .isEqualTo(
+            new SimOptions(
+                0,
+                7443,
+                5000,
+                SimOptions.FaultProfile.REPLAYID_CORRUPTED,
+                java.util.OptionalInt.of(3100)));
+    int calls = actions.calls.size();
+    assertThat(cli.execute("sim", "--fault-profile", "chaos")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown fault profile 'chaos'").contains("auth-expiry");
+    assertThat(cli.execute("sim", "--rate", "0")).isEqualTo(2);
+    assertThat(cli.execute("sim", "--grpc-port", "70000")).isEqualTo(2);
+    assertThat(cli.execute("--check", "sim")).isEqualTo(2);
+    assertThat(actions.calls).hasSize(calls);
   }
 
   @Test
