@@ -46,9 +46,11 @@ import org.slf4j.LoggerFactory;
  * (CUSTOM only), num_requested=n}}; after every response (keepalives included) a top-up {@code
  * FetchRequest{topic_name, num_requested = n − pending}} when {@code pending ≤ ⌊n/2⌋} and the
  * bridge has byte room, deferred until {@link BridgeWriter#onByteRoom} otherwise (PS-3). {@code
- * pending} is the larger of the server's {@code pending_num_requested} and the client's own count
- * of credits granted minus events received, so at most n events are ever outstanding even while a
- * top-up is in flight.
+ * pending} is the server's {@code pending_num_requested} plus a top-up the server has not yet
+ * accounted for (a response whose pending did not grow beyond {@code previous − events} was sent
+ * before the server saw it; a keepalive or a grown pending acknowledges it), so at most n events
+ * are ever requested while a top-up is in flight, and a credit the server dropped never stalls the
+ * call.
  */
 public final class TopicReader {
   /** The {@code source} label and metric attribute value. */
@@ -384,8 +386,8 @@ public final class TopicReader {
     private boolean ended;
     private boolean delivered;
     private long idleSince;
-    private long outstanding;
-    private int serverPending;
+    private long serverPending;
+    private long inFlight;
     private boolean deferred;
 
     End run() throws InterruptedException {
@@ -441,11 +443,12 @@ public final class TopicReader {
           .addKeyValue("start", start)
           .addKeyValue("x_client_trace_id", call.traceId())
           .log("pubsub subscribing");
-      outstanding = n;
+      serverPending = n;
+      inFlight = 0;
+      idleSince = time.ticker().nanoTime();
       if (!write(first.build())) {
         return quietEnd();
       }
-      idleSince = time.ticker().nanoTime();
       long pollNanos = settings.inboxPoll().toNanos();
       while (true) {
         Signal s = inbox.poll(pollNanos, TimeUnit.NANOSECONDS);
@@ -498,8 +501,11 @@ public final class TopicReader {
       metrics.pubsubPendingCredits.set(r.getPendingNumRequested(), topicAttrs);
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, progressAttrs);
-      serverPending = r.getPendingNumRequested();
-      outstanding = Math.max(0, outstanding - r.getEventsCount());
+      long reported = r.getPendingNumRequested();
+      if (r.getEventsCount() == 0 || reported > serverPending - r.getEventsCount()) {
+        inFlight = 0; // the server has accounted for our last top-up
+      }
+      serverPending = reported;
       for (ConsumerEvent event : r.getEventsList()) {
         End failed = onEvent(event);
         if (failed != null) {
@@ -509,8 +515,7 @@ public final class TopicReader {
       if (r.getEventsCount() == 0) {
         keepalive(r.getLatestReplayId());
       }
-      long pending = Math.max(serverPending, outstanding);
-      if (pending <= n / 2) {
+      if (serverPending + inFlight <= n / 2) {
         if (bridge.hasByteRoom()) {
           deferred = false;
           if (!topUp()) {
@@ -656,7 +661,7 @@ public final class TopicReader {
 
     /** PS-3 top-up; false when the call is already half-closed or cancelled. */
     private boolean topUp() {
-      long pending = Math.max(serverPending, outstanding);
+      long pending = serverPending + inFlight;
       if (pending > n / 2) {
         return true;
       }
@@ -664,7 +669,7 @@ public final class TopicReader {
       if (!write(FetchRequest.newBuilder().setTopicName(topic).setNumRequested(k).build())) {
         return false;
       }
-      outstanding = pending + k;
+      inFlight += k;
       return true;
     }
 
