@@ -93,8 +93,6 @@ class TopicReaderTest {
         .containsEntry("schema_id", ReaderHarness.SCHEMA_ID)
         .containsEntry("event_uuid", "00000000-0000-4000-8000-0000000000a1")
         .containsKey("level");
-    assertThat(h.probe.collect().counter("sf2loki_schema_cache_size", Attributes.empty()))
-        .isZero(); // a gauge, checked below
     assertThat(h.metrics.schemaCacheSize.get(Attributes.empty())).isEqualTo(1.0);
     assertThat(h.metrics.pubsubStreamUp.get(h.topicAttrs)).isEqualTo(1.0);
     assertThat(h.metrics.pubsubPendingCredits.get(h.topicAttrs)).isEqualTo(99.0);
