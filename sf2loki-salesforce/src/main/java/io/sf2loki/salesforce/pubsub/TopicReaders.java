@@ -1,0 +1,84 @@
+package io.sf2loki.salesforce.pubsub;
+
+import io.grpc.Channel;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * The production {@link TopicRunner} (SPEC PS-2…PS-16): holds one org's process- or term-scoped
+ * dependencies and runs a fresh {@link TopicReader} per {@link #run} call. Thread-safe: each call
+ * builds its own reader (its own backoff, position and PS-10 fallback time).
+ */
+public final class TopicReaders implements TopicRunner {
+  private final PubSubReaderSettings settings;
+  private final Channel channel;
+  private final PubSubCredentials credentials;
+  private final SchemaCache schemas;
+  private final CheckpointStore store;
+  private final DiscardedReplayIds discarded;
+  private final UndecodableTopics undecodable;
+  private final Sf2lokiMetrics metrics;
+  private final TimeSource time;
+  private final InstantSource serverNow;
+
+  /**
+   * @param settings the org's reader settings ({@link PubSubReaderSettings#defaults})
+   * @param channel the org's Pub/Sub channel (PS-1; process lifetime)
+   * @param credentials token provider + org id ({@link PubSubCredentials#of})
+   * @param schemas the process-lifetime schema cache, normally {@code new SchemaCache(new
+   *     GrpcSchemaFetcher(channel, credentials, settings.schemaDeadline()))}
+   * @param store the checkpoint store as the source sees it (org-prefixed view in multi-org)
+   * @param discarded the process-lifetime PS-15 registry (one per org or process)
+   * @param undecodable the process-lifetime PS-6 readiness registry
+   * @param metrics the instance's metrics
+   * @param time wall clock, monotonic ticker (watchdog, backoff) and stop-aware sleeper
+   * @param serverNow the org's server-now clock (SRC-20), e.g. {@code rest::serverNow}
+   */
+  public TopicReaders(
+      PubSubReaderSettings settings,
+      Channel channel,
+      PubSubCredentials credentials,
+      SchemaCache schemas,
+      CheckpointStore store,
+      DiscardedReplayIds discarded,
+      UndecodableTopics undecodable,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      InstantSource serverNow) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.channel = Objects.requireNonNull(channel, "channel");
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.schemas = Objects.requireNonNull(schemas, "schemas");
+    this.store = Objects.requireNonNull(store, "store");
+    this.discarded = Objects.requireNonNull(discarded, "discarded");
+    this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.time = Objects.requireNonNull(time, "time");
+    this.serverNow = Objects.requireNonNull(serverNow, "serverNow");
+  }
+
+  @Override
+  public void run(String topic, BridgeWriter bridge, StopSignal stop) throws InterruptedException {
+    new TopicReader(
+            topic,
+            bridge,
+            stop,
+            settings,
+            channel,
+            credentials,
+            schemas,
+            store,
+            discarded,
+            undecodable,
+            metrics,
+            time,
+            serverNow,
+            RandomGenerator.of("L64X128MixRandom"))
+        .run();
+  }
+}
