@@ -17,7 +17,8 @@ import java.util.Set;
  */
 public final class PubSubFaults {
   private final Map<String, Deque<SubscribeFailure>> failures = new HashMap<>();
-  private final Map<String, Deque<Integer>> drops = new HashMap<>();
+  private final Map<String, Deque<StreamEnd>> drops = new HashMap<>();
+  private final Map<String, Deque<Status.Code>> schemaFailures = new HashMap<>();
   private final Set<String> silent = new HashSet<>();
   private final Runnable onUnsilence;
 
@@ -28,6 +29,14 @@ public final class PubSubFaults {
    * @param errorCode value of the {@code error-code} trailer, or null for none
    */
   public record SubscribeFailure(Status.Code code, String errorCode) {}
+
+  /**
+   * A stream ended by the server after some events.
+   *
+   * @param events events delivered before the end (≥ 0)
+   * @param code status of the end; {@code OK} = a clean end of stream ({@code onCompleted})
+   */
+  public record StreamEnd(int events, Status.Code code) {}
 
   PubSubFaults(Runnable onUnsilence) {
     this.onUnsilence = onUnsilence;
@@ -59,11 +68,33 @@ public final class PubSubFaults {
    * The next {@code Subscribe} of {@code topic} delivers at most {@code events} events (≥ 0) and
    * then ends with status {@code UNAVAILABLE} (no trailer). Returns this.
    */
-  public synchronized PubSubFaults dropStreamAfter(String topic, int events) {
+  public PubSubFaults dropStreamAfter(String topic, int events) {
+    return endStreamAfter(topic, events, Status.Code.UNAVAILABLE);
+  }
+
+  /**
+   * The next {@code Subscribe} of {@code topic} delivers at most {@code events} events (≥ 0) and
+   * then ends with {@code code} (no trailer), or completes cleanly when {@code code} is {@code OK}
+   * (PS-14's clean end of stream). Returns this.
+   */
+  public synchronized PubSubFaults endStreamAfter(String topic, int events, Status.Code code) {
     if (events < 0) {
       throw new IllegalArgumentException("events must be >= 0");
     }
-    drops.computeIfAbsent(Objects.requireNonNull(topic), t -> new ArrayDeque<>()).add(events);
+    drops
+        .computeIfAbsent(Objects.requireNonNull(topic), t -> new ArrayDeque<>())
+        .add(new StreamEnd(events, Objects.requireNonNull(code)));
+    return this;
+  }
+
+  /**
+   * The next {@code GetSchema} of {@code schemaId} fails with {@code code} (PS-6/PS-9 schema fetch
+   * failures). Returns this.
+   */
+  public synchronized PubSubFaults failNextGetSchema(String schemaId, Status.Code code) {
+    schemaFailures
+        .computeIfAbsent(Objects.requireNonNull(schemaId), t -> new ArrayDeque<>())
+        .add(Objects.requireNonNull(code));
     return this;
   }
 
@@ -94,6 +125,7 @@ public final class PubSubFaults {
     synchronized (this) {
       failures.clear();
       drops.clear();
+      schemaFailures.clear();
       silent.clear();
     }
     onUnsilence.run();
@@ -104,10 +136,14 @@ public final class PubSubFaults {
     return q == null ? Optional.empty() : Optional.ofNullable(q.pollFirst());
   }
 
-  /** Events before a queued drop, or -1 for none. */
-  synchronized int takeDrop(String topic) {
-    Deque<Integer> q = drops.get(topic);
-    Integer n = q == null ? null : q.pollFirst();
-    return n == null ? -1 : n;
+  /** The queued end of the next stream of {@code topic}, or null for none. */
+  synchronized StreamEnd takeDrop(String topic) {
+    Deque<StreamEnd> q = drops.get(topic);
+    return q == null ? null : q.pollFirst();
+  }
+
+  synchronized Optional<Status.Code> takeSchemaFailure(String schemaId) {
+    Deque<Status.Code> q = schemaFailures.get(schemaId);
+    return q == null ? Optional.empty() : Optional.ofNullable(q.pollFirst());
   }
 }

@@ -678,6 +678,14 @@ public final class SimPubSub implements AutoCloseable {
 
     @Override
     public void getSchema(SchemaRequest req, StreamObserver<SchemaInfo> out) {
+      Optional<Status.Code> fault = faults.takeSchemaFailure(req.getSchemaId());
+      if (fault.isPresent()) {
+        out.onError(
+            Status.fromCode(fault.get())
+                .withDescription("simulated schema failure")
+                .asRuntimeException());
+        return;
+      }
       String json = schemaJson.get(req.getSchemaId());
       if (json == null) {
         out.onError(Status.NOT_FOUND.withDescription("schema not found").asRuntimeException());
@@ -709,6 +717,7 @@ public final class SimPubSub implements AutoCloseable {
     private long nextSeq;
     private long credits;
     private int dropRemaining = -1;
+    private Status.Code dropCode;
     private Instant lastSent;
     private boolean done;
 
@@ -768,15 +777,33 @@ public final class SimPubSub implements AutoCloseable {
         }
         default -> nextSeq = t.lastSeq() + 1; // LATEST (also unknown values)
       }
-      dropRemaining = faults.takeDrop(t.name);
+      PubSubFaults.StreamEnd end = faults.takeDrop(t.name);
+      if (end != null) {
+        dropRemaining = end.events();
+        dropCode = end.code();
+      }
       lastSent = clock.instant();
       topic = t;
       subs.add(this);
       if (dropRemaining == 0) {
-        fail(Status.Code.UNAVAILABLE, null, "stream dropped (simulated)");
+        endStream();
         return false;
       }
       return true;
+    }
+
+    /** The queued {@link PubSubFaults.StreamEnd}: an error, or a clean completion for OK. */
+    private void endStream() {
+      if (dropCode != Status.Code.OK) {
+        fail(dropCode, null, "stream dropped (simulated)");
+        return;
+      }
+      finish();
+      try {
+        out.onCompleted();
+      } catch (RuntimeException e) {
+        log.atDebug().log("sim pubsub stream already closed");
+      }
     }
 
     synchronized void drain() {
@@ -826,7 +853,7 @@ public final class SimPubSub implements AutoCloseable {
         if (dropRemaining >= 0) {
           dropRemaining -= batch.size();
           if (dropRemaining == 0) {
-            fail(Status.Code.UNAVAILABLE, null, "stream dropped (simulated)");
+            endStream();
             return;
           }
         }

@@ -307,6 +307,31 @@ class SimPubSubTest {
   }
 
   @Test
+  @DisplayName("PS-14: endStreamAfter with OK completes the stream cleanly after N events")
+  void cleanEnd() throws Exception {
+    start(b -> {});
+    sim.publish(LOGIN, 3);
+    sim.faults().endStreamAfter(LOGIN, 1, Status.Code.OK);
+    TestStream s = subscribe(LOGIN).first(ReplayPreset.EARLIEST, null, 5);
+    assertThat(s.next().getEventsCount()).isEqualTo(1);
+    assertThat(s.awaitEnd().getCode()).isEqualTo(Status.Code.OK);
+    assertThat(sim.openStreams()).isZero();
+  }
+
+  @Test
+  @DisplayName("PS-9: failNextGetSchema fails one GetSchema of that id")
+  void schemaFailure() throws Exception {
+    start(b -> {});
+    String id = sim.schemaIdOf(LOGIN);
+    sim.faults().failNextGetSchema(id, Status.Code.INTERNAL);
+    assertThatThrownBy(() -> schemaJson(id))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL));
+    assertThat(schemaJson(id)).contains("LoginEventStream");
+  }
+
+  @Test
   @DisplayName("PS-15: failNextSubscribe refuses one call with the given status and trailer")
   void failNextSubscribe() throws Exception {
     start(b -> {});
