@@ -239,7 +239,11 @@ public final class SimPubSub implements AutoCloseable {
 
   // ---------------------------------------------------------------- public API
 
-  /** The bound loopback port. @throws IllegalStateException when started without loopback */
+  /**
+   * The bound loopback port.
+   *
+   * @throws IllegalStateException when started with {@code loopback(false)}
+   */
   public int port() {
     if (netty == null) {
       throw new IllegalStateException("no loopback server");
