@@ -109,6 +109,8 @@ public final class SimOrg implements AutoCloseable {
   private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
   private final AtomicLong apiUsage = new AtomicLong();
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
+  private final List<Runnable> revocationListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
   private final AtomicLong cursorSeq = new AtomicLong();
   private final AtomicLong fileSeq = new AtomicLong();
@@ -219,9 +221,44 @@ public final class SimOrg implements AutoCloseable {
     return apiUsage.get();
   }
 
-  /** Invalidates every issued access token: the next data call answers 401 (AUTH-6, AUTH-7). */
+  /**
+   * Invalidates every issued access token: the next data call answers 401 (AUTH-6, AUTH-7), and
+   * every {@link #onTokensRevoked(Runnable) revocation listener} runs (e.g. the simulated Pub/Sub
+   * server ends the streams opened with such a token).
+   */
   public void expireAllTokens() {
     tokens.clear();
+    revocationListeners.forEach(Runnable::run);
+  }
+
+  /**
+   * Invalidates one access token (unknown tokens are ignored) and runs the revocation listeners.
+   */
+  public void expireToken(String token) {
+    tokens.remove(Objects.requireNonNull(token));
+    revocationListeners.forEach(Runnable::run);
+  }
+
+  /**
+   * True when {@code token} was issued by this org, not expired by {@link #expireAllTokens()} /
+   * {@link #expireToken(String)}, and younger than the {@link Builder#tokenTtl(Duration) TTL} per
+   * the injected clock. Used by every data endpoint and by the simulated Pub/Sub API.
+   */
+  public boolean isTokenValid(String token) {
+    if (token == null) {
+      return false;
+    }
+    Instant issued = tokens.get(token);
+    return issued != null && (tokenTtl == null || clock.instant().isBefore(issued.plus(tokenTtl)));
+  }
+
+  /**
+   * Registers {@code listener} to run (on the revoking thread) after every explicit revocation
+   * ({@link #expireAllTokens()}, {@link #expireToken(String)}). TTL expiry is clock-driven and
+   * fires no listener: callers re-check with {@link #isTokenValid(String)}.
+   */
+  public void onTokensRevoked(Runnable listener) {
+    revocationListeners.add(Objects.requireNonNull(listener));
   }
 
   /** Issues a valid access token without the OAuth flow (for tests of data calls). */
@@ -478,9 +515,7 @@ public final class SimOrg implements AutoCloseable {
   private boolean authorised(HttpExchange ex) throws IOException {
     String auth = ex.getRequestHeaders().getFirst("Authorization");
     if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      String token = auth.substring(7).strip();
-      Instant issued = tokens.get(token);
-      if (issued != null && (tokenTtl == null || clock.instant().isBefore(issued.plus(tokenTtl)))) {
+      if (isTokenValid(auth.substring(7).strip())) {
         return true;
       }
     }
