@@ -36,6 +36,40 @@ public record PubSubConfig(
     List<TransformRule> transforms,
     long bridgeMaxBytes) {
 
+  /**
+   * The compiled {@code include}/{@code exclude} filter (PS-19, XF-11 globs).
+   *
+   * @return true for a topic that matches at least one include glob and no exclude glob
+   */
+  public java.util.function.Predicate<String> topicFilter() {
+    List<java.util.regex.Pattern> in = include.stream().map(Glob::toPattern).toList();
+    List<java.util.regex.Pattern> ex = exclude.stream().map(Glob::toPattern).toList();
+    return t ->
+        in.stream().anyMatch(p -> p.matcher(t).matches())
+            && ex.stream().noneMatch(p -> p.matcher(t).matches());
+  }
+
+  /**
+   * The compiled {@code sample} map (XF-9): the rate of the first glob, in configured order, that
+   * matches the topic; 1.0 when none matches.
+   *
+   * @return topic → rate in (0, 1]
+   */
+  public java.util.function.ToDoubleFunction<String> sampleRates() {
+    List<Map.Entry<java.util.regex.Pattern, Double>> rules =
+        sample.entrySet().stream()
+            .map(e -> Map.entry(Glob.toPattern(e.getKey()), e.getValue()))
+            .toList();
+    return t -> {
+      for (Map.Entry<java.util.regex.Pattern, Double> r : rules) {
+        if (r.getKey().matcher(t).matches()) {
+          return r.getValue();
+        }
+      }
+      return 1.0;
+    };
+  }
+
   /** {@code replay_preset}. */
   public enum ReplayPreset implements YamlEnum {
     LATEST,

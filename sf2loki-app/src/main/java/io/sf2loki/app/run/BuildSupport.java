@@ -38,12 +38,11 @@ final class BuildSupport {
       OrgConfig org = cfg.orgs().get(i);
       String p = cfg.multiOrg() ? "orgs." + i + ".sources." : "sources.";
       var s = org.sources();
-      if (s.pubsub().enabled() && !s.pubsub().topics().isEmpty()) {
+      if (s.pubsub().enabled() && !s.pubsub().transforms().isEmpty()) {
         problems.add(
             new Problem(
-                p + "pubsub.topics",
-                "the Pub/Sub source is not available in this build yet"
-                    + " (set sources.pubsub.enabled: false)"));
+                p + "pubsub.transforms",
+                "transforms are not available in this build yet; refusing to ship events unmasked"));
       }
       if (s.eventlogObjects().enabled() && !s.eventlogObjects().transforms().isEmpty()) {
         problems.add(

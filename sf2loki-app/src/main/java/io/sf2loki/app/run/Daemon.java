@@ -275,11 +275,27 @@ public final class Daemon {
             cfg.sink().loki().structuredMetadataFields(),
             options.finite());
     boolean apexEnabled = org.org.sources().apexlog().enabled();
+    PubSubWiring pubsub = null;
+    if (org.org.sources().pubsub().enabled() && !org.org.sources().pubsub().topics().isEmpty()) {
+      pubsub =
+          new PubSubWiring(
+              org,
+              cfg.sink().loki().structuredMetadataFields(),
+              m,
+              undecodableTopics,
+              options.time());
+      closers.push(pubsub);
+    }
+    PubSubWiring pubsubWiring = pubsub;
 
     TermManager terms =
         new TermManager(
             () -> {
               List<Source> sources = new ArrayList<>();
+              OrgOwnership ownership = new OrgOwnership(org.org); // SRC-24, one per term
+              if (pubsubWiring != null) {
+                sources.add(pubsubWiring.newSource(store, ownership));
+              }
               if (elfEnabled) {
                 sources.add(
                     new EventLogFileSource(
@@ -290,7 +306,7 @@ public final class Daemon {
                         options.time(),
                         cpu.executor(),
                         RowTransform.NONE,
-                        SourceOverlap.elfOwnedElsewhere(org.org))); // SRC-24
+                        ownership.elfOwnedElsewhere())); // SRC-24
               }
               if (objEnabled) { // one source for all objects: shared OBJ-1 schedule, OBJ-12
                 sources.add(

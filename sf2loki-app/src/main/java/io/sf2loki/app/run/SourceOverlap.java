@@ -6,8 +6,6 @@ import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.SourcesConfig;
 import io.sf2loki.core.overlap.OverlapGuard;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Predicate;
 
 /** Applies the overlap guard (SPEC SRC-22…SRC-24) to one org's configured sources. */
 final class SourceOverlap {
@@ -53,19 +51,5 @@ final class SourceOverlap {
               + "overlapping sources (set sources.allow_overlap: true to allow):\n  "
               + String.join("\n  ", lines));
     }
-  }
-
-  /**
-   * SRC-24: for EventLogFile discovery, whether a discovered EventType's category is owned by an
-   * explicit Pub/Sub topic or an object of the same org ({@code name -> false} under {@code
-   * allow_overlap}).
-   */
-  static Predicate<String> elfOwnedElsewhere(OrgConfig org) {
-    SourcesConfig s = org.sources();
-    if (s.allowOverlap()) {
-      return name -> false;
-    }
-    Set<String> owned = OverlapGuard.ownedByStreamsAndObjects(topics(s), objects(s));
-    return name -> owned.contains(OverlapGuard.ofElfType(name));
   }
 }

@@ -1,0 +1,106 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.config.PubSubConfig;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.pubsub.DiscardedReplayIds;
+import io.sf2loki.salesforce.pubsub.GrpcSchemaFetcher;
+import io.sf2loki.salesforce.pubsub.PubSubChannels;
+import io.sf2loki.salesforce.pubsub.PubSubCredentials;
+import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
+import io.sf2loki.salesforce.pubsub.PubSubSource;
+import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
+import io.sf2loki.salesforce.pubsub.SchemaCache;
+import io.sf2loki.salesforce.pubsub.TopicReaders;
+import io.sf2loki.salesforce.pubsub.UndecodableTopics;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Pub/Sub source of one org (SPEC PS): the process-lifetime parts — the gRPC channel (PS-1,
+ * built lazily by the first RPC, closed at shutdown), the schema cache (PS-4), the registry of
+ * discarded replay ids (PS-15) — and a factory for the per-term {@link PubSubSource} (PIPE-20: a
+ * source instance, its bridge and its credit counters are never reused across terms).
+ */
+final class PubSubWiring implements AutoCloseable {
+  private final OrgClients org;
+  private final Sf2lokiMetrics metrics;
+  private final UndecodableTopics undecodable;
+  private final TimeSource time;
+  private final PubSubChannels channels;
+  private final PubSubCredentials credentials;
+  private final SchemaCache schemas;
+  private final DiscardedReplayIds discarded = new DiscardedReplayIds();
+  private final PubSubReaderSettings readerSettings;
+  private final PubSubSourceSettings sourceSettings;
+
+  /**
+   * @param org the org's process-lifetime Salesforce clients
+   * @param structuredMetadataFields {@code sink.loki.structured_metadata_fields}
+   */
+  PubSubWiring(
+      OrgClients org,
+      List<String> structuredMetadataFields,
+      Sf2lokiMetrics metrics,
+      UndecodableTopics undecodable,
+      TimeSource time) {
+    this.org = org;
+    this.metrics = metrics;
+    this.undecodable = undecodable;
+    this.time = time;
+    PubSubConfig ps = org.org.sources().pubsub();
+    this.channels =
+        new PubSubChannels(Map.of("", PubSubChannels.Settings.of(ps.endpoint(), ps.tls())));
+    this.credentials = PubSubCredentials.of(org.tokens, org.orgIds);
+    this.readerSettings = readerSettings(ps, structuredMetadataFields);
+    this.schemas =
+        new SchemaCache(
+            new GrpcSchemaFetcher(
+                channels.channel(""), credentials, readerSettings.schemaDeadline()));
+    this.sourceSettings =
+        PubSubSourceSettings.of(
+            ps.topics(), ps.topicFilter(), ps.rediscoveryInterval(), ps.bridgeMaxBytes());
+  }
+
+  /**
+   * {@code sources.pubsub} → the reader settings (PS-3, PS-13, XF-9); other values SPEC defaults.
+   */
+  static PubSubReaderSettings readerSettings(PubSubConfig ps, List<String> metadataFields) {
+    return PubSubReaderSettings.defaults(metadataFields)
+        .withNumRequested(ps.defaultNumRequested())
+        .withPresets(
+            com.salesforce.eventbus.protobuf.ReplayPreset.valueOf(ps.replayPreset().name()),
+            com.salesforce.eventbus.protobuf.ReplayPreset.valueOf(ps.onInvalidReplay().name()))
+        .withSampleRates(ps.sampleRates());
+  }
+
+  /**
+   * A fresh source for one term.
+   *
+   * @param store the checkpoint store
+   * @param ownership the term's SRC-24 registry of this org
+   */
+  Source newSource(CheckpointStore store, OrgOwnership ownership) {
+    TopicReaders readers =
+        new TopicReaders(
+            readerSettings,
+            channels.channel(""),
+            credentials,
+            schemas,
+            store,
+            discarded,
+            undecodable,
+            metrics,
+            time,
+            org.rest::serverNow);
+    return new PubSubSource(
+        sourceSettings, readers, PubSubSource.SObjectLister.over(org.rest), ownership, time);
+  }
+
+  @Override
+  public void close() {
+    channels.close();
+  }
+}
