@@ -65,17 +65,19 @@ public final class DemoRunner {
     try (DemoScenario scenario = DemoScenario.start(rowsPerFile, builtIn, builtIn, Instant.now())) {
       scenario.addLoginHistoryFeed(
           (int) Math.min(1000, Math.max(1, rowsPerFile / 4)), Instant.now());
+      scenario.addPubSubStreams((int) Math.min(2000, Math.max(1, rowsPerFile / 2)));
       String pushUrl =
           options.lokiUrl().map(Object::toString).orElseGet(() -> scenario.receiver().pushUrl());
       Path state = scenario.dir().resolve("state/state.json");
       Path cfgFile = scenario.writeConfig(pushUrl, state);
       Sf2lokiConfig cfg = new ConfigLoader().load(cfgFile, Map.of());
       out.printf(
-          "sf2loki demo: simulated org %s, %d EventLogFiles of %s and a LoginHistory feed"
-              + " (%d rows in all), pushing to %s%n",
+          "sf2loki demo: simulated org %s, %d EventLogFiles of %s, a LoginHistory feed and"
+              + " Pub/Sub streams %s (%d entries in all), pushing to %s%n",
           scenario.org().instanceUrl(),
           scenario.fileIds().size(),
           String.join(", ", scenario.eventTypes()),
+          scenario.expectedPerTopic(),
           scenario.expectedRows(),
           pushUrl);
 
@@ -103,10 +105,18 @@ public final class DemoRunner {
                   });
       long started = System.nanoTime();
       long deadline = started + options.duration().toNanos();
-      while (!done.await(1, TimeUnit.SECONDS)) {
+      // the Pub/Sub source streams until stopped: the demo stops the daemon once everything landed
+      long nextProgress = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+      while (!done.await(100, TimeUnit.MILLISECONDS)) {
         CountingSink c = counter.get();
-        out.printf(
-            "  … %d / %d rows delivered%n", c == null ? 0 : c.delivered(), scenario.expectedRows());
+        long delivered = c == null ? 0 : c.delivered();
+        if (delivered >= scenario.expectedRows() && !stop.isStopped()) {
+          stop.stop();
+        }
+        if (System.nanoTime() >= nextProgress) {
+          nextProgress += TimeUnit.SECONDS.toNanos(1);
+          out.printf("  … %d / %d entries delivered%n", delivered, scenario.expectedRows());
+        }
         if (System.nanoTime() > deadline && !stop.isStopped()) {
           out.println("  demo duration reached; stopping");
           stop.stop();
@@ -119,7 +129,7 @@ public final class DemoRunner {
       report(scenario, state, delivered, c == null ? 0 : c.dropped(), took);
       boolean ok = status.get() == 0 && delivered == scenario.expectedRows();
       out.printf(
-          "%s: delivered %d of %d generated rows in %.1f s (daemon exit %d)%n",
+          "%s: delivered %d of %d generated entries in %.1f s (daemon exit %d)%n",
           ok ? "OK" : "FAILED",
           delivered,
           scenario.expectedRows(),

@@ -4,6 +4,7 @@ import de.siegmar.fastcsv.reader.CsvReader;
 import io.sf2loki.sim.elf.HardCaseCsv;
 import io.sf2loki.sim.loki.LokiReceiver;
 import io.sf2loki.sim.org.SimOrg;
+import io.sf2loki.sim.pubsub.SimPubSub;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -53,6 +54,8 @@ public final class DemoScenario implements AutoCloseable {
   private final Map<String, Long> expectedPerType = new LinkedHashMap<>();
   private final List<String> fileIds = new ArrayList<>();
   private long loginHistoryRows;
+  private SimPubSub pubsub;
+  private final Map<String, Long> expectedPerTopic = new LinkedHashMap<>();
 
   private DemoScenario(SimOrg org, LokiReceiver receiver, Path dir) {
     this.org = org;
@@ -154,6 +157,56 @@ public final class DemoScenario implements AutoCloseable {
     loginHistoryRows = rows;
   }
 
+  /**
+   * Topics {@link #addPubSubStreams} streams: Real-Time Event Monitoring logins and API anomalies.
+   */
+  public static final List<String> DEMO_TOPICS =
+      List.of(SimPubSub.LOGIN_TOPIC, SimPubSub.API_ANOMALY_TOPIC);
+
+  /**
+   * Starts the simulated Pub/Sub API (SPEC FEAT-17) on a loopback port, authenticating against the
+   * simulated org, and publishes {@code eventsPerTopic} generated events (real Avro payloads built
+   * from the fixture schemas) on each of {@link #DEMO_TOPICS}. {@link #writeConfig} then enables
+   * {@code sources.pubsub} for them with {@code replay_preset: EARLIEST}.
+   *
+   * @throws IOException when the gRPC server cannot start
+   */
+  public void addPubSubStreams(int eventsPerTopic) throws IOException {
+    if (pubsub == null) {
+      pubsub =
+          SimPubSub.builder().port(0).org(org).keepaliveInterval(Duration.ofSeconds(5)).start();
+    }
+    for (String topic : DEMO_TOPICS) {
+      pubsub.publish(topic, eventsPerTopic);
+      expectedPerTopic.merge(topic, (long) eventsPerTopic, Long::sum);
+    }
+  }
+
+  /**
+   * Publishes {@code eventsPerTopic} more events on each demo topic (the daemon may be running).
+   *
+   * @throws IllegalStateException when {@link #addPubSubStreams} was not called
+   */
+  public void publishMore(int eventsPerTopic) {
+    if (pubsub == null) {
+      throw new IllegalStateException("no Pub/Sub streams in this scenario");
+    }
+    for (String topic : DEMO_TOPICS) {
+      pubsub.publish(topic, eventsPerTopic);
+      expectedPerTopic.merge(topic, (long) eventsPerTopic, Long::sum);
+    }
+  }
+
+  /** The simulated Pub/Sub API, or null when {@link #addPubSubStreams} was not called. */
+  public SimPubSub pubsub() {
+    return pubsub;
+  }
+
+  /** Events per topic the Pub/Sub API holds for the daemon. */
+  public Map<String, Long> expectedPerTopic() {
+    return Map.copyOf(expectedPerTopic);
+  }
+
   /** The bytes of a bundled sample file. */
   public static byte[] sample(String name) {
     try (InputStream in = DemoScenario.class.getResourceAsStream(SAMPLE_DIR + name)) {
@@ -183,9 +236,14 @@ public final class DemoScenario implements AutoCloseable {
     return Map.copyOf(expectedPerType);
   }
 
-  /** Total rows the org serves (EventLogFile rows plus the LoginHistory feed, if added). */
+  /**
+   * Total entries the org serves: EventLogFile rows plus the LoginHistory feed and the Pub/Sub
+   * events, if added.
+   */
   public long expectedRows() {
-    return expectedPerType.values().stream().mapToLong(Long::longValue).sum() + loginHistoryRows;
+    return expectedPerType.values().stream().mapToLong(Long::longValue).sum()
+        + loginHistoryRows
+        + expectedPerTopic.values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** Ids of every file the org serves. */
@@ -227,8 +285,7 @@ public final class DemoScenario implements AutoCloseable {
           username: "%s"
           private_key_file: "%s"
         sources:
-          pubsub:
-            enabled: false
+        %s\
           eventlogfile:
             enabled: true
             interval: Hourly
@@ -256,16 +313,20 @@ public final class DemoScenario implements AutoCloseable {
                 "sim-client-id",
                 "integration@example.com",
                 dir.resolve("jwt.key"),
+                pubsubYaml(),
                 types,
-                loginHistoryRows == 0
+                loginHistoryRows == 0 && pubsub == null
                     ? ""
-                    // LoginHistory and the ELF Login type share the category "login" (SRC-22)
+                    // LoginHistory, LoginEventStream and the ELF Login type share the
+                    // category "login" (SRC-22): the demo shows all three side by side
                     : "  allow_overlap: true\n"
-                        + "  eventlog_objects:\n"
-                        + "    enabled: true\n"
-                        + "    objects:\n"
-                        + "      - name: LoginHistory\n"
-                        + "        timestamp_field: LoginTime\n",
+                        + (loginHistoryRows == 0
+                            ? ""
+                            : "  eventlog_objects:\n"
+                                + "    enabled: true\n"
+                                + "    objects:\n"
+                                + "      - name: LoginHistory\n"
+                                + "        timestamp_field: LoginTime\n"),
                 lokiPushUrl,
                 stateFile);
     Path cfg = dir.resolve("sf2loki-demo.yaml");
@@ -273,8 +334,31 @@ public final class DemoScenario implements AutoCloseable {
     return cfg;
   }
 
+  private String pubsubYaml() {
+    if (pubsub == null) {
+      return "  pubsub:\n    enabled: false\n";
+    }
+    StringBuilder topics = new StringBuilder();
+    for (String t : DEMO_TOPICS) {
+      topics.append(topics.isEmpty() ? "" : ", ").append('"').append(t).append('"');
+    }
+    return "  pubsub:\n"
+        + "    enabled: true\n"
+        + "    endpoint: \""
+        + pubsub.target()
+        + "\"\n"
+        + "    tls: false\n"
+        + "    replay_preset: EARLIEST\n"
+        + "    topics: ["
+        + topics
+        + "]\n";
+  }
+
   @Override
   public void close() {
+    if (pubsub != null) {
+      pubsub.close();
+    }
     org.close();
     if (receiver != null) {
       receiver.close();

@@ -3,10 +3,12 @@ package io.sf2loki.app.run;
 import io.sf2loki.app.cli.CommandActions;
 import io.sf2loki.app.cli.DemoOptions;
 import io.sf2loki.app.cli.Signals;
+import io.sf2loki.app.cli.SimOptions;
 import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.ConfigLoader;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.demo.DemoRunner;
+import io.sf2loki.app.demo.SimRunner;
 import io.sf2loki.app.logging.LogSetup;
 import io.sf2loki.core.time.StopSignal;
 import java.io.PrintStream;
@@ -61,6 +63,21 @@ public final class AppCommandActions implements CommandActions {
     StopSignal stop = new StopSignal();
     try (Signals signals = Signals.install(stop)) {
       return new DemoRunner(out, err).run(options, stop);
+    }
+  }
+
+  @Override
+  public int sim(SimOptions options) {
+    LogSetup.configure("info", "logfmt");
+    StopSignal stop = new StopSignal();
+    try (Signals signals = Signals.install(stop)) {
+      return new SimRunner(out).run(options, stop);
+    } catch (java.io.IOException e) {
+      err.println("sf2loki: sim cannot start: " + e.getMessage());
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 0;
     }
   }
 

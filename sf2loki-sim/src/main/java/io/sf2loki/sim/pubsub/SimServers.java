@@ -31,7 +31,7 @@ public final class SimServers implements AutoCloseable {
    *
    * @param org HTTP port of the org (login URL and instance URL)
    * @param pubsub gRPC port of the Pub/Sub API (plaintext)
-   * @param loki HTTP port of the Loki receiver
+   * @param loki HTTP port of the Loki receiver; negative = no receiver
    */
   public record Ports(int org, int pubsub, int loki) {
     /** All ephemeral. */
@@ -72,13 +72,16 @@ public final class SimServers implements AutoCloseable {
       SimPubSub.Builder pb = SimPubSub.builder();
       pubsubConfig.accept(pb);
       pubsub = pb.org(org).port(ports.pubsub()).start();
-      LokiReceiver.Builder lb = LokiReceiver.builder();
-      lokiConfig.accept(lb);
-      LokiReceiver loki = lb.port(ports.loki()).start();
+      LokiReceiver loki = null;
+      if (ports.loki() >= 0) {
+        LokiReceiver.Builder lb = LokiReceiver.builder();
+        lokiConfig.accept(lb);
+        loki = lb.port(ports.loki()).start();
+      }
       log.atInfo()
           .addKeyValue("org_url", org.instanceUrl())
           .addKeyValue("pubsub_endpoint", pubsub.target())
-          .addKeyValue("loki_url", loki.url())
+          .addKeyValue("loki_url", loki == null ? "none" : loki.url())
           .log("sim servers started");
       return new SimServers(org, pubsub, loki);
     } catch (IOException | RuntimeException e) {
@@ -100,7 +103,7 @@ public final class SimServers implements AutoCloseable {
     return pubsub;
   }
 
-  /** The Loki receiver. */
+  /** The Loki receiver, or null when started without one. */
   public LokiReceiver loki() {
     return loki;
   }
@@ -147,7 +150,9 @@ public final class SimServers implements AutoCloseable {
     synchronized (this) {
       stopGenerator();
     }
-    loki.close();
+    if (loki != null) {
+      loki.close();
+    }
     pubsub.close();
     org.close();
   }
