@@ -67,9 +67,15 @@ public final class ReplayErrorClassifier {
     return code == Status.Code.UNAUTHENTICATED || containsAny(trailers, List.of(AUTH_CODE));
   }
 
+  private static final java.util.Set<String> TRANSPORT_HEADERS =
+      java.util.Set.of("content-type", "te", "user-agent", "date", "server");
+
   /**
-   * The PS-15 "trailer": the values of every ASCII trailer key except {@code grpc-*} keys (binary
-   * {@code -bin} keys are not text and are skipped), in key order.
+   * The PS-15 "trailer": the values of every ASCII trailer key except {@code grpc-*} keys and the
+   * HTTP/2 transport headers that grpc-java merges into the trailers of a trailers-only response
+   * ({@code content-type}, {@code :status}, …; otherwise a bare {@code INVALID_ARGUMENT} rejection
+   * of a stored id would look like "a trailer without those codes" and retry the same id forever),
+   * and binary {@code -bin} keys (not text), in key order.
    *
    * @param trailers the response trailers, may be null
    */
@@ -80,7 +86,10 @@ public final class ReplayErrorClassifier {
     }
     for (String key : trailers.keys()) {
       String k = key.toLowerCase(Locale.ROOT);
-      if (k.startsWith("grpc-") || k.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
+      if (k.startsWith("grpc-")
+          || k.startsWith(":")
+          || TRANSPORT_HEADERS.contains(k)
+          || k.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
         continue;
       }
       Iterable<String> values =

@@ -119,6 +119,21 @@ class ReplayErrorClassifierTest {
   }
 
   @Test
+  @DisplayName(
+      "PS-15: a trailers-only rejection carries the merged content-type header; it is not a"
+          + " trailer, so a bare INVALID_ARGUMENT while resuming still falls back (regression)")
+  void ps15TrailersOnlyResponseHeadersAreNotTrailers() {
+    Metadata md = new Metadata();
+    md.put(Metadata.Key.of("content-type", Metadata.ASCII_STRING_MARSHALLER), "application/grpc");
+
+    List<String> values = ReplayErrorClassifier.trailerValues(md);
+
+    assertThat(values).isEmpty();
+    assertThat(ReplayErrorClassifier.classify(Status.Code.INVALID_ARGUMENT, values, true))
+        .isEqualTo(ReplayErrorClassifier.Action.FALLBACK);
+  }
+
+  @Test
   @DisplayName("PS-2/AUTH-6: UNAUTHENTICATED or an auth.error trailer is an auth error")
   void ps2AuthErrors() {
     assertThat(ReplayErrorClassifier.isAuthError(Status.Code.UNAUTHENTICATED, List.of())).isTrue();
