@@ -139,11 +139,11 @@ public final class PubSubEndToEnd {
           new Run.Context(
               topics, channel, credentials, readerSettings, schemas, discarded, undecodable, cpu);
       for (int i = 1; i <= warmups; i++) {
-        Run.once("warm-up " + i, ctx, sim.events);
+        Run.once("warm-up " + i, ctx, sim.events, sim.process.pid());
       }
       List<Run> runs = new ArrayList<>();
       for (int i = 1; i <= repeat; i++) {
-        runs.add(Run.once("run " + i, ctx, sim.events));
+        runs.add(Run.once("run " + i, ctx, sim.events, sim.process.pid()));
       }
       List<Run> sorted = new ArrayList<>(runs);
       sorted.sort((a, b) -> Double.compare(a.eventsPerSecond(), b.eventsPerSecond()));
@@ -205,7 +205,7 @@ public final class PubSubEndToEnd {
         UndecodableTopics undecodable,
         CpuPool cpu) {}
 
-    static Run once(String label, Context c, long expected) throws Exception {
+    static Run once(String label, Context c, long expected, long simPid) throws Exception {
       System.gc();
       resetPeaks();
       Sf2lokiMetrics m = BenchData.metrics();
@@ -247,10 +247,12 @@ public final class PubSubEndToEnd {
               CommitListener.none());
       Map<String, Long> threads0 = threadCpuByGroup();
       long cpu0 = processCpuNanos();
+      double simCpu0 = procCpuSeconds(simPid);
       long t0 = System.nanoTime();
       p.run(stop);
       long tEnd = System.nanoTime();
       double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
+      double simCpuSecs = procCpuSeconds(simPid) - simCpu0;
       Map<String, Long> threads1 = threadCpuByGroup();
       sink.close();
       if (sink.lastAckNanos == 0 || sink.entries.get() != expected) {
@@ -278,7 +280,8 @@ public final class PubSubEndToEnd {
           Locale.ROOT,
           "PS-E2E %s: %,d events, first→last ack %.2f s = %,.0f events/s, %.1f MiB/s line bytes"
               + " (%.0f B/line); start→last ack %.2f s = %,.0f events/s; pipeline ran %.2f s;"
-              + " process CPU %.2f s = %.2f µs/event (%.2f cores); heap pool peaks %d MiB,"
+              + " process CPU %.2f s = %.2f µs/event (%.2f cores); simulator CPU %.2f s = %.2f"
+              + " µs/event; heap pool peaks %d MiB,"
               + " VmHWM %s; thread CPU:%s%n",
           label,
           r.entries(),
@@ -292,6 +295,8 @@ public final class PubSubEndToEnd {
           cpuSecs,
           cpuSecs * 1e6 / r.entries(),
           cpuSecs / ((tEnd - t0) / 1e9),
+          simCpuSecs,
+          simCpuSecs * 1e6 / r.entries(),
           peakHeap() >> 20,
           vmHwm(),
           byGroup);
@@ -362,6 +367,20 @@ public final class PubSubEndToEnd {
       out.merge(info.getThreadName().replaceAll("[0-9]+", "#"), ns, Long::sum);
     }
     return out;
+  }
+
+  /**
+   * user + system CPU seconds of process {@code pid} from {@code /proc/<pid>/stat} (NaN if absent).
+   */
+  private static double procCpuSeconds(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields after the command: state(0) ... utime(11) stime(12), in clock ticks (100 Hz)
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
   }
 
   private static long processCpuNanos() {
