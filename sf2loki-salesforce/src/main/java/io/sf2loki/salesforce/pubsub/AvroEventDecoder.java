@@ -107,10 +107,26 @@ public final class AvroEventDecoder {
       if (readers.size() >= MAX_CACHED_READERS) {
         readers.clear();
       }
-      r = new GenericDatumReader<>(writerSchema);
+      r = new GenericDatumReader<>(stringReading(writerSchema));
       readers.put(writerSchema, r);
     }
     return r;
+  }
+
+  /**
+   * A private copy of {@code writerSchema} whose strings (and map keys) are read as {@link String}
+   * instead of Avro {@code Utf8} (the {@code avro.java.string} property; the binary layout is
+   * unchanged), so no intermediate {@code Utf8} is built per string. Falls back to the schema
+   * itself if the copy cannot be made.
+   */
+  private static Schema stringReading(Schema writerSchema) {
+    try {
+      Schema copy = new Schema.Parser().parse(writerSchema.toString());
+      GenericData.setStringType(copy, GenericData.StringType.String);
+      return copy;
+    } catch (RuntimeException e) {
+      return writerSchema;
+    }
   }
 
   private static Object convert(Schema schema, Object value) {
