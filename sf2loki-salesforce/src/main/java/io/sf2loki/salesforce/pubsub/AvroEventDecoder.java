@@ -9,10 +9,12 @@ import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -122,10 +124,35 @@ public final class AvroEventDecoder {
   private static Schema stringReading(Schema writerSchema) {
     try {
       Schema copy = new Schema.Parser().parse(writerSchema.toString());
-      GenericData.setStringType(copy, GenericData.StringType.String);
+      readStringsAsString(copy, Collections.newSetFromMap(new IdentityHashMap<>()));
       return copy;
     } catch (RuntimeException e) {
       return writerSchema;
+    }
+  }
+
+  /** Marks every string and map schema reachable from {@code s} with {@code avro.java.string}. */
+  private static void readStringsAsString(Schema s, Set<Schema> seen) {
+    switch (s.getType()) {
+      case STRING -> markString(s);
+      case MAP -> {
+        markString(s); // map keys
+        readStringsAsString(s.getValueType(), seen);
+      }
+      case ARRAY -> readStringsAsString(s.getElementType(), seen);
+      case UNION -> s.getTypes().forEach(t -> readStringsAsString(t, seen));
+      case RECORD -> {
+        if (seen.add(s)) {
+          s.getFields().forEach(f -> readStringsAsString(f.schema(), seen));
+        }
+      }
+      default -> {}
+    }
+  }
+
+  private static void markString(Schema s) {
+    if (s.getProp(GenericData.STRING_PROP) == null) {
+      s.addProp(GenericData.STRING_PROP, GenericData.StringType.String.name());
     }
   }
 

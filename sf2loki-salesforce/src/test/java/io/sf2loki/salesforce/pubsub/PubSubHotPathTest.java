@@ -78,6 +78,7 @@ class PubSubHotPathTest {
     List<Sample> samples = samples();
     AvroEventDecoder reused = new AvroEventDecoder();
     RecordLineWriter writer = new RecordLineWriter();
+    List<String> schemaTexts = samples.stream().map(x -> x.schema().toString()).toList();
     List<Map<String, Object>> expected = new ArrayList<>();
     for (Sample s : samples) {
       expected.add(new AvroEventDecoder().decode(s.schema(), s.payload()));
@@ -96,6 +97,8 @@ class PubSubHotPathTest {
             .isInstanceOf(AvroDecodeException.class);
       }
     }
+    // the shared (SchemaCache) schema objects are never modified by the decoder
+    assertThat(samples.stream().map(x -> x.schema().toString()).toList()).isEqualTo(schemaTexts);
   }
 
   @Test
