@@ -123,21 +123,7 @@ public final class PubSubEndToEnd {
           topics,
           sim.payloadBytes / 1048576.0,
           numRequested);
-      ManagedChannel channel = channels.channel("");
-      PubSubCredentials credentials = credentials();
-      PubSubReaderSettings readerSettings =
-          PubSubReaderSettings.defaults(METADATA_FIELDS)
-              .withNumRequested(numRequested)
-              .withPresets(ReplayPreset.EARLIEST, ReplayPreset.EARLIEST);
-      // process lifetime, as in PubSubWiring
-      SchemaCache schemas =
-          new SchemaCache(
-              new GrpcSchemaFetcher(channel, credentials, readerSettings.schemaDeadline()));
-      DiscardedReplayIds discarded = new DiscardedReplayIds();
-      UndecodableTopics undecodable = new UndecodableTopics();
-      Run.Context ctx =
-          new Run.Context(
-              topics, channel, credentials, readerSettings, schemas, discarded, undecodable, cpu);
+      Run.Context ctx = context(channels.channel(""), topics, numRequested, cpu);
       for (int i = 1; i <= warmups; i++) {
         Run.once("warm-up " + i, ctx, sim.events, sim.process.pid());
       }
@@ -159,6 +145,32 @@ public final class PubSubEndToEnd {
           median.mibPerSecond(),
           vmHwm());
     }
+  }
+
+  /**
+   * The process-lifetime parts, built as {@code PubSubWiring} builds them: reader settings (SPEC
+   * defaults, {@code EARLIEST}, the given {@code num_requested}), the schema cache over {@code
+   * GetSchema}, the PS-15 and PS-6 registries.
+   */
+  static Run.Context context(
+      ManagedChannel channel, List<String> topics, int numRequested, CpuPool cpu) {
+    PubSubCredentials credentials = credentials();
+    PubSubReaderSettings readerSettings =
+        PubSubReaderSettings.defaults(METADATA_FIELDS)
+            .withNumRequested(numRequested)
+            .withPresets(ReplayPreset.EARLIEST, ReplayPreset.EARLIEST);
+    SchemaCache schemas =
+        new SchemaCache(
+            new GrpcSchemaFetcher(channel, credentials, readerSettings.schemaDeadline()));
+    return new Run.Context(
+        topics,
+        channel,
+        credentials,
+        readerSettings,
+        schemas,
+        new DiscardedReplayIds(),
+        new UndecodableTopics(),
+        cpu);
   }
 
   /** Token and org id accepted by the simulator (it checks neither the token nor expiry). */
