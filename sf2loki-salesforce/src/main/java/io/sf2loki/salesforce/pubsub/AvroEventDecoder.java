@@ -9,9 +9,12 @@ import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -34,9 +37,19 @@ import org.apache.avro.io.DecoderFactory;
  * bytes}/{@code fixed} → {@code byte[]} (rendered by SRC-8); unions → the selected branch; null →
  * null. Logical types: {@code timestamp-millis}/{@code -micros} → {@link Instant}; {@code date} →
  * {@code "YYYY-MM-DD"}; {@code decimal} → {@link BigDecimal}; {@code uuid} → {@code String}. CDC
- * bitmap fields stay raw strings (PS-5). Stateless and thread-safe.
+ * bitmap fields stay raw strings (PS-5).
+ *
+ * <p>Not thread-safe: an instance caches one Avro datum reader per writer schema instance (at most
+ * {@value #MAX_CACHED_READERS}; the schema objects come from the process-lifetime {@link
+ * SchemaCache}, so they are stable) and reuses one binary decoder; use one instance per thread
+ * (each {@link TopicReader} owns one).
  */
 public final class AvroEventDecoder {
+  /** Bound of the per-instance datum reader cache (an org has few schema ids). */
+  static final int MAX_CACHED_READERS = 64;
+
+  private final Map<Schema, GenericDatumReader<Object>> readers = new IdentityHashMap<>();
+  private BinaryDecoder reusable;
 
   /**
    * Decodes one payload.
@@ -54,10 +67,11 @@ public final class AvroEventDecoder {
       throw new AvroDecodeException(
           "writer schema " + writerSchema.getFullName() + " is not a record", null);
     }
-    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload, null);
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload, reusable);
+    reusable = decoder;
     Object datum;
     try {
-      datum = new GenericDatumReader<Object>(writerSchema).read(null, decoder);
+      datum = reader(writerSchema).read(null, decoder);
     } catch (IOException | RuntimeException e) {
       // truncated input is an EOFException; malformed input (negative lengths, a bad union index,
       // an invalid enum ordinal) surfaces as various runtime exceptions: all are decode failures.
@@ -88,6 +102,60 @@ public final class AvroEventDecoder {
     return map;
   }
 
+  /** The cached datum reader of {@code writerSchema} (by identity), built on first use. */
+  private GenericDatumReader<Object> reader(Schema writerSchema) {
+    GenericDatumReader<Object> r = readers.get(writerSchema);
+    if (r == null) {
+      if (readers.size() >= MAX_CACHED_READERS) {
+        readers.clear();
+      }
+      r = new GenericDatumReader<>(stringReading(writerSchema));
+      readers.put(writerSchema, r);
+    }
+    return r;
+  }
+
+  /**
+   * A private copy of {@code writerSchema} whose strings (and map keys) are read as {@link String}
+   * instead of Avro {@code Utf8} (the {@code avro.java.string} property; the binary layout is
+   * unchanged), so no intermediate {@code Utf8} is built per string. Falls back to the schema
+   * itself if the copy cannot be made.
+   */
+  private static Schema stringReading(Schema writerSchema) {
+    try {
+      Schema copy = new Schema.Parser().parse(writerSchema.toString());
+      readStringsAsString(copy, Collections.newSetFromMap(new IdentityHashMap<>()));
+      return copy;
+    } catch (RuntimeException e) {
+      return writerSchema;
+    }
+  }
+
+  /** Marks every string and map schema reachable from {@code s} with {@code avro.java.string}. */
+  private static void readStringsAsString(Schema s, Set<Schema> seen) {
+    switch (s.getType()) {
+      case STRING -> markString(s);
+      case MAP -> {
+        markString(s); // map keys
+        readStringsAsString(s.getValueType(), seen);
+      }
+      case ARRAY -> readStringsAsString(s.getElementType(), seen);
+      case UNION -> s.getTypes().forEach(t -> readStringsAsString(t, seen));
+      case RECORD -> {
+        if (seen.add(s)) {
+          s.getFields().forEach(f -> readStringsAsString(f.schema(), seen));
+        }
+      }
+      default -> {}
+    }
+  }
+
+  private static void markString(Schema s) {
+    if (s.getProp(GenericData.STRING_PROP) == null) {
+      s.addProp(GenericData.STRING_PROP, GenericData.StringType.String.name());
+    }
+  }
+
   private static Object convert(Schema schema, Object value) {
     if (value == null) {
       return null;
@@ -96,14 +164,25 @@ public final class AvroEventDecoder {
     switch (schema.getType()) {
       case UNION:
         {
+          // the common Salesforce shape ["null", T]: a non-null value is the T branch
+          List<Schema> types = schema.getTypes();
+          if (types.size() == 2) {
+            if (types.get(0).getType() == Schema.Type.NULL) {
+              return convert(types.get(1), value);
+            }
+            if (types.get(1).getType() == Schema.Type.NULL) {
+              return convert(types.get(0), value);
+            }
+          }
           int branch = GenericData.get().resolveUnion(schema, value);
           return convert(schema.getTypes().get(branch), value);
         }
       case RECORD:
         {
           IndexedRecord record = (IndexedRecord) value;
-          Map<String, Object> out = new LinkedHashMap<>();
-          for (Schema.Field field : schema.getFields()) {
+          List<Schema.Field> fields = schema.getFields();
+          Map<String, Object> out = LinkedHashMap.newLinkedHashMap(fields.size());
+          for (Schema.Field field : fields) {
             out.put(field.name(), convert(field.schema(), record.get(field.pos())));
           }
           return out;

@@ -5,7 +5,6 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
-import io.sf2loki.core.shape.CanonicalJson;
 import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import java.time.Duration;
@@ -40,6 +39,7 @@ public final class PubSubEntryShaper {
   private final InstantSource serverNow;
   private final Attributes sourceAttrs;
   private final Attributes typeAttrs;
+  private final RecordLineWriter lineWriter = new RecordLineWriter();
   private Instant lastFieldTime;
 
   /**
@@ -101,7 +101,8 @@ public final class PubSubEntryShaper {
     Instant ts = timestamp(decoded);
     Map<String, String> md =
         metadata.extract(decoded, Map.of("replay_id", b64, "schema_id", schemaId));
-    return LogEntry.of(ts, labels, CanonicalJson.write(decoded), md, new CheckpointToken(key, b64));
+    // SRC-7: the same text as CanonicalJson.write(decoded), keys sorted once per schema
+    return LogEntry.of(ts, labels, lineWriter.write(decoded), md, new CheckpointToken(key, b64));
   }
 
   private Instant timestamp(Map<String, Object> decoded) {

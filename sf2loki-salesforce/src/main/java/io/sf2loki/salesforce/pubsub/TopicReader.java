@@ -389,6 +389,7 @@ public final class TopicReader {
     private long serverPending;
     private long inFlight;
     private boolean deferred;
+    private Schema lastSchema;
 
     End run() throws InterruptedException {
       try {
@@ -544,7 +545,10 @@ public final class TopicReader {
       Schema schema;
       try {
         schema = schemas.get(schemaId);
-        metrics.schemaCacheSize.set(schemas.size());
+        if (schema != lastSchema) { // the cache only grows when a schema is first fetched
+          metrics.schemaCacheSize.set(schemas.size());
+          lastSchema = schema;
+        }
         schemaFailures = 0;
       } catch (SchemaCache.SchemaFetchException e) {
         schemaFailures++;
