@@ -335,7 +335,12 @@ public final class Daemon {
                   m,
                   options.time(),
                   limiter::apply,
-                  gauges,
+                  pubsubWiring == null
+                      ? gauges
+                      : written -> {
+                        gauges.committed(written);
+                        pubsubWiring.commitTimes().committed(written);
+                      },
                   governor);
             },
             activeTerm,

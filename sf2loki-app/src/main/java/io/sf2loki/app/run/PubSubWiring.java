@@ -12,6 +12,7 @@ import io.sf2loki.salesforce.pubsub.PubSubCredentials;
 import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSource;
 import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
+import io.sf2loki.salesforce.pubsub.ReplayCommitTimes;
 import io.sf2loki.salesforce.pubsub.SchemaCache;
 import io.sf2loki.salesforce.pubsub.TopicReaders;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
@@ -33,6 +34,7 @@ final class PubSubWiring implements AutoCloseable {
   private final PubSubCredentials credentials;
   private final SchemaCache schemas;
   private final DiscardedReplayIds discarded = new DiscardedReplayIds();
+  private final ReplayCommitTimes commitTimes;
   private final PubSubReaderSettings readerSettings;
   private final PubSubSourceSettings sourceSettings;
 
@@ -50,6 +52,7 @@ final class PubSubWiring implements AutoCloseable {
     this.metrics = metrics;
     this.undecodable = undecodable;
     this.time = time;
+    this.commitTimes = new ReplayCommitTimes(time.wall());
     PubSubConfig ps = org.org.sources().pubsub();
     this.channels =
         new PubSubChannels(Map.of("", PubSubChannels.Settings.of(ps.endpoint(), ps.tls())));
@@ -91,12 +94,18 @@ final class PubSubWiring implements AutoCloseable {
             schemas,
             store,
             discarded,
+            commitTimes,
             undecodable,
             metrics,
             time,
             org.rest::serverNow);
     return new PubSubSource(
         sourceSettings, readers, PubSubSource.SObjectLister.over(org.rest), ownership, time);
+  }
+
+  /** The commit listener that dates committed replay ids (PS-15 age); process lifetime. */
+  ReplayCommitTimes commitTimes() {
+    return commitTimes;
   }
 
   @Override

@@ -68,6 +68,7 @@ public final class TopicReader {
   private final AvroEventDecoder decoder = new AvroEventDecoder();
   private final ReplayStart replayStart;
   private final DiscardedReplayIds discarded;
+  private final ReplayCommitTimes commitTimes;
   private final UndecodableTopics undecodable;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
@@ -95,6 +96,8 @@ public final class TopicReader {
    * @param schemas the process-lifetime schema cache (PS-4)
    * @param store the checkpoint store (read once at start, PS-12)
    * @param discarded the process-lifetime PS-15 registry
+   * @param commitTimes when this process committed each topic's replay id (the age in the PS-15
+   *     ERROR)
    * @param undecodable the process-lifetime PS-6 readiness registry
    * @param metrics the instance's metrics
    * @param time ticker (watchdog, SRC-26) and sleeper (backoff)
@@ -111,6 +114,7 @@ public final class TopicReader {
       SchemaCache schemas,
       io.sf2loki.core.spi.CheckpointStore store,
       DiscardedReplayIds discarded,
+      ReplayCommitTimes commitTimes,
       UndecodableTopics undecodable,
       Sf2lokiMetrics metrics,
       TimeSource time,
@@ -124,6 +128,7 @@ public final class TopicReader {
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.schemas = Objects.requireNonNull(schemas, "schemas");
     this.discarded = Objects.requireNonNull(discarded, "discarded");
+    this.commitTimes = Objects.requireNonNull(commitTimes, "commitTimes");
     this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
@@ -299,7 +304,12 @@ public final class TopicReader {
     log.atError()
         .addKeyValue("topic", topic)
         .addKeyValue("replay_id", ReplayPosition.base64(rejected))
-        .addKeyValue("age", "unknown")
+        .addKeyValue(
+            "age",
+            commitTimes
+                .age(topic, ReplayPosition.base64(rejected))
+                .map(java.time.Duration::toString)
+                .orElse("unknown (not committed by this process)"))
         .addKeyValue("status", status.getCode())
         .addKeyValue("error_code", errorCode)
         .addKeyValue("fallback", preset.name())

@@ -21,6 +21,7 @@ public final class TopicReaders implements TopicRunner {
   private final SchemaCache schemas;
   private final CheckpointStore store;
   private final DiscardedReplayIds discarded;
+  private final ReplayCommitTimes commitTimes;
   private final UndecodableTopics undecodable;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
@@ -50,6 +51,37 @@ public final class TopicReaders implements TopicRunner {
       Sf2lokiMetrics metrics,
       TimeSource time,
       InstantSource serverNow) {
+    this(
+        settings,
+        channel,
+        credentials,
+        schemas,
+        store,
+        discarded,
+        new ReplayCommitTimes(time.wall()),
+        undecodable,
+        metrics,
+        time,
+        serverNow);
+  }
+
+  /**
+   * As above, with the process-lifetime commit times that give the age of a rejected replay id
+   * (PS-15); register {@code commitTimes} as a commit listener of every term's pipeline.
+   */
+  public TopicReaders(
+      PubSubReaderSettings settings,
+      Channel channel,
+      PubSubCredentials credentials,
+      SchemaCache schemas,
+      CheckpointStore store,
+      DiscardedReplayIds discarded,
+      ReplayCommitTimes commitTimes,
+      UndecodableTopics undecodable,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      InstantSource serverNow) {
+    this.commitTimes = Objects.requireNonNull(commitTimes, "commitTimes");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.channel = Objects.requireNonNull(channel, "channel");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
@@ -74,6 +106,7 @@ public final class TopicReaders implements TopicRunner {
             schemas,
             store,
             discarded,
+            commitTimes,
             undecodable,
             metrics,
             time,

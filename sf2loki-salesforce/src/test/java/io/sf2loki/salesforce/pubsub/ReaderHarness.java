@@ -52,6 +52,7 @@ final class ReaderHarness implements AutoCloseable {
   final Server server;
   final ManagedChannel channel;
   final FakeTime time = new FakeTime(START);
+  final ReplayCommitTimes commitTimes = new ReplayCommitTimes(time.wall());
   final RestTestSupport.Probe probe = new RestTestSupport.Probe();
   final Sf2lokiMetrics metrics = probe.metrics;
   final FakeBridge bridge = new FakeBridge();
@@ -146,6 +147,7 @@ final class ReaderHarness implements AutoCloseable {
         schemas,
         store,
         discarded,
+        commitTimes,
         undecodable,
         metrics,
         time.timeSource(),
