@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Protobuf push body (SPEC SINK-4): a {@code logproto.PushRequest} written field by field with
@@ -62,6 +61,10 @@ public final class ProtobufEncoder implements LokiEncoder {
     // written as raw bytes: identical to writeString, which also falls back to getBytes for
     // unpaired surrogates, but without scanning every line twice (size, then encode)
     byte[][] lineUtf8 = new byte[realEntries.size()][];
+    MetadataTable md =
+        withMetadata
+            ? new MetadataTable(realEntries.size(), realEntries.get(0).structuredMetadata().size())
+            : null;
     long total = 0;
     int k = 0;
     for (int s = 0; s < ns; s++) {
@@ -77,11 +80,8 @@ public final class ProtobufEncoder implements LokiEncoder {
           lineUtf8[k] = lb;
           es += 1 + CodedOutputStream.computeUInt32SizeNoTag(lb.length) + lb.length;
         }
-        if (withMetadata) {
-          for (Map.Entry<String, String> p : e.structuredMetadata().entrySet()) {
-            int ps = pairSize(p.getKey(), p.getValue());
-            es += 1 + CodedOutputStream.computeUInt32SizeNoTag(ps) + ps;
-          }
+        if (md != null) {
+          es += md.add(e.structuredMetadata()); // sorted and sized once for both passes
         }
         checkSize(es);
         tsSizes[k] = ts;
@@ -110,12 +110,12 @@ public final class ProtobufEncoder implements LokiEncoder {
           if (lineUtf8[k] != null) {
             cos.writeByteArray(2, lineUtf8[k]);
           }
-          if (withMetadata && !e.structuredMetadata().isEmpty()) {
-            for (Map.Entry<String, String> p : Streams.sorted(e.structuredMetadata())) {
-              String name = p.getKey();
-              String value = p.getValue();
+          if (md != null) {
+            for (int i = md.from(k), end = md.to(k); i < end; i++) {
+              String name = md.name(i);
+              String value = md.value(i);
               cos.writeUInt32NoTag(TAG_3_LEN);
-              cos.writeUInt32NoTag(pairSize(name, value));
+              cos.writeUInt32NoTag(md.pairSize(i));
               if (!name.isEmpty()) {
                 cos.writeString(1, name);
               }
@@ -157,17 +157,6 @@ public final class ProtobufEncoder implements LokiEncoder {
       cos.writeUInt32NoTag(TAG_2_VARINT);
       cos.writeInt32NoTag(t.getNano());
     }
-  }
-
-  private static int pairSize(String name, String value) {
-    int size = 0;
-    if (!name.isEmpty()) {
-      size += 1 + CodedOutputStream.computeStringSizeNoTag(name);
-    }
-    if (!value.isEmpty()) {
-      size += 1 + CodedOutputStream.computeStringSizeNoTag(value);
-    }
-    return size;
   }
 
   private static void checkSize(long size) {
