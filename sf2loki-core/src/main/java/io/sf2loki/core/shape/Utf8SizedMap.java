@@ -2,36 +2,54 @@ package io.sf2loki.core.shape;
 
 import io.sf2loki.core.model.LogEntry;
 import java.util.AbstractMap;
-import java.util.Collections;
+import java.util.AbstractSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 
 /**
- * An unmodifiable string map that knows the UTF-8 byte length of all its keys and values (the map
- * part of the SPEC PIPE-3 entry cost). A source builds it on the thread that just produced the
- * values (cheap: the strings are in that core's cache), so the lane's producer can charge the entry
- * without walking every string again. Iteration order is the wrapped map's.
+ * An unmodifiable, array-backed string map that knows the UTF-8 byte length of all its keys and
+ * values (the map part of the SPEC PIPE-3 entry cost). A source builds it on the thread that just
+ * produced the values (cheap: the strings are in that core's cache), so the lane's producer can
+ * charge the entry without walking every string again, and later readers (limits, encoders) follow
+ * two arrays instead of a chain of hash nodes. Meant for the few pairs of structured metadata:
+ * lookups scan linearly. Iteration order is the source map's; keys are distinct.
  */
 public final class Utf8SizedMap extends AbstractMap<String, String> {
-  private final Map<String, String> view;
+  private final String[] keys;
+  private final String[] values;
   private final long utf8Bytes;
-  private final int size;
 
   private Utf8SizedMap(Map<String, String> map) {
-    this.view = Collections.unmodifiableMap(map);
-    this.size = map.size();
-    long n = 0;
+    int n = map.size();
+    String[] k = new String[n];
+    String[] v = new String[n];
+    long bytes = 0;
+    int i = 0;
     for (Map.Entry<String, String> kv : map.entrySet()) {
-      n += utf8Length(kv.getKey()) + utf8Length(kv.getValue());
+      if (i == n) {
+        throw new IllegalStateException("map modified while being wrapped");
+      }
+      k[i] = Objects.requireNonNull(kv.getKey(), "key");
+      v[i] = Objects.requireNonNull(kv.getValue(), "value");
+      bytes += utf8Length(k[i]) + utf8Length(v[i]);
+      i++;
     }
-    this.utf8Bytes = n;
+    if (i != n) {
+      throw new IllegalStateException("map modified while being wrapped");
+    }
+    this.keys = k;
+    this.values = v;
+    this.utf8Bytes = bytes;
   }
 
   /**
-   * Wraps {@code map}, which the caller must not modify afterwards.
+   * Copies {@code map} (a map with distinct, non-null string keys and values).
    *
-   * @param map string keys and values, none null
-   * @return an unmodifiable view with its byte size computed once
+   * @return an unmodifiable map with the same pairs in the same iteration order and its byte size
+   *     computed once; {@code map} itself when it already is one
    * @throws NullPointerException if a key or value is null
    */
   public static Utf8SizedMap wrap(Map<String, String> map) {
@@ -44,28 +62,64 @@ public final class Utf8SizedMap extends AbstractMap<String, String> {
   }
 
   @Override
-  public Set<Map.Entry<String, String>> entrySet() {
-    return view.entrySet();
-  }
-
-  @Override
   public int size() {
-    return size;
+    return keys.length;
   }
 
   @Override
   public boolean isEmpty() {
-    return size == 0;
+    return keys.length == 0;
   }
 
   @Override
   public String get(Object key) {
-    return view.get(key);
+    int i = indexOf(key);
+    return i < 0 ? null : values[i];
   }
 
   @Override
   public boolean containsKey(Object key) {
-    return view.containsKey(key);
+    return indexOf(key) >= 0;
+  }
+
+  private int indexOf(Object key) {
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i].equals(key)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public Set<Map.Entry<String, String>> entrySet() {
+    return new AbstractSet<>() {
+      @Override
+      public Iterator<Map.Entry<String, String>> iterator() {
+        return new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < keys.length;
+          }
+
+          @Override
+          public Map.Entry<String, String> next() {
+            if (next >= keys.length) {
+              throw new NoSuchElementException();
+            }
+            int i = next++;
+            return new SimpleImmutableEntry<>(keys[i], values[i]);
+          }
+        };
+      }
+
+      @Override
+      public int size() {
+        return keys.length;
+      }
+    };
   }
 
   /**

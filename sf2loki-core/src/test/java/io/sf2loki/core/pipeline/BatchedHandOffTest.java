@@ -223,7 +223,11 @@ class BatchedHandOffTest {
     Utf8SizedMap sized = Utf8SizedMap.wrap(m);
     assertThat(sized.utf8Bytes()).isEqualTo(7 + 4 + 4 + 9);
     assertThat(EntryCost.mapBytes(sized)).isEqualTo(EntryCost.mapBytes(Map.copyOf(m)));
-    assertThat(sized).isEqualTo(m).hasSize(2);
+    assertThat(sized).isEqualTo(m).hasSize(2).hasSameHashCodeAs(m);
+    assertThat(sized.keySet()).containsExactly("user_id", "name"); // the source order
+    assertThat(sized.get("name")).isEqualTo(m.get("name"));
+    assertThat(sized.get("absent")).isNull();
+    assertThat(sized.containsKey("user_id")).isTrue();
     assertThat(Utf8SizedMap.wrap(sized)).isSameAs(sized);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> sized.put("x", "y"))
         .isInstanceOf(UnsupportedOperationException.class);
