@@ -39,10 +39,29 @@ public final class ProtobufEncoder implements LokiEncoder {
     this.snappy = snappy;
   }
 
+  /** Largest buffer kept per thread between batches (8 MiB); bigger ones are dropped after use. */
+  private static final int MAX_RETAINED_BUFFER = 8 << 20;
+
+  /**
+   * Per thread (the CPU pool's long-lived threads): [0] the serialized message, [1] the snappy
+   * output. Reused so that a batch does not allocate and zero two megabyte-sized arrays.
+   */
+  private final ThreadLocal<byte[][]> buffers = ThreadLocal.withInitial(() -> new byte[2][]);
+
   @Override
   public EncodedRequest encode(List<LogEntry> realEntries, boolean withMetadata) {
-    byte[] raw = serialize(realEntries, withMetadata);
-    return new EncodedRequest(snappy.compress(raw), CONTENT_TYPE, "snappy", realEntries.size());
+    byte[][] buf = buffers.get();
+    Layout layout = layout(realEntries, withMetadata);
+    int total = layout.total();
+    byte[] raw = buf[0] != null && buf[0].length >= total ? buf[0] : new byte[total];
+    write(layout, raw);
+    byte[] body = snappy.compress(raw, 0, total, buf[1]);
+    buf[0] = raw.length <= MAX_RETAINED_BUFFER ? raw : null;
+    int maxOut = snappy.maxCompressedLength(total);
+    if (maxOut <= MAX_RETAINED_BUFFER && (buf[1] == null || buf[1].length < maxOut)) {
+      buf[1] = new byte[maxOut]; // sized for this batch; used from the next one on
+    }
+    return new EncodedRequest(body, CONTENT_TYPE, "snappy", realEntries.size());
   }
 
   /**
@@ -51,6 +70,24 @@ public final class ProtobufEncoder implements LokiEncoder {
    * @throws IllegalArgumentException as {@link #encode}
    */
   public byte[] serialize(List<LogEntry> realEntries, boolean withMetadata) {
+    Layout layout = layout(realEntries, withMetadata);
+    byte[] out = new byte[layout.total()];
+    write(layout, out);
+    return out;
+  }
+
+  /** Sizes computed by the first pass, consumed by {@link #write}. */
+  private record Layout(
+      List<Streams.Stream> streams,
+      String[] labelStrings,
+      int[] streamSizes,
+      int[] entrySizes,
+      int[] tsSizes,
+      byte[][] lineUtf8,
+      MetadataTable md,
+      int total) {}
+
+  private Layout layout(List<LogEntry> realEntries, boolean withMetadata) {
     List<Streams.Stream> streams = Streams.group(realEntries);
     int ns = streams.size();
     String[] labelStrings = new String[ns];
@@ -93,10 +130,23 @@ public final class ProtobufEncoder implements LokiEncoder {
       total += 1 + CodedOutputStream.computeUInt32SizeNoTag((int) size) + size;
     }
     checkSize(total);
-    byte[] out = new byte[(int) total];
-    CodedOutputStream cos = CodedOutputStream.newInstance(out);
+    return new Layout(
+        streams, labelStrings, streamSizes, entrySizes, tsSizes, lineUtf8, md, (int) total);
+  }
+
+  /** Second pass: writes exactly {@code layout.total()} bytes at the start of {@code out}. */
+  private static void write(Layout layout, byte[] out) {
+    List<Streams.Stream> streams = layout.streams();
+    int ns = streams.size();
+    String[] labelStrings = layout.labelStrings();
+    int[] streamSizes = layout.streamSizes();
+    int[] entrySizes = layout.entrySizes();
+    int[] tsSizes = layout.tsSizes();
+    byte[][] lineUtf8 = layout.lineUtf8();
+    MetadataTable md = layout.md();
+    CodedOutputStream cos = CodedOutputStream.newInstance(out, 0, layout.total());
     try {
-      k = 0;
+      int k = 0;
       for (int s = 0; s < ns; s++) {
         cos.writeUInt32NoTag(TAG_1_LEN);
         cos.writeUInt32NoTag(streamSizes[s]);
@@ -131,7 +181,6 @@ public final class ProtobufEncoder implements LokiEncoder {
     } catch (IOException e) {
       throw new UncheckedIOException("protobuf size mismatch", e);
     }
-    return out;
   }
 
   private static int timestampSize(Instant t) {

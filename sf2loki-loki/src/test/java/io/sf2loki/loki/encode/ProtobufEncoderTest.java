@@ -134,6 +134,25 @@ class ProtobufEncoderTest {
     assertThat(encoder.serialize(entries, true)).isEqualTo(generated(entries, true));
   }
 
+  @Test
+  @DisplayName(
+      "SINK-4: reused per-thread buffers never leak bytes between batches of different sizes")
+  void sink4ReusedBuffersAcrossBatchSizes() throws Exception {
+    Random rnd = new Random(7);
+    for (int size : new int[] {300, 5, 300, 1, 120}) {
+      List<LogEntry> entries = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        entries.add(
+            entry(Map.of("job", "j"), 1 + i, randomString(rnd), linked("k", randomString(rnd))));
+      }
+      EncodedRequest r = encoder.encode(entries, true);
+      assertThat(new SnappyCodec().uncompress(r.body()))
+          .isEqualTo(encoder.serialize(entries, true))
+          .isEqualTo(generated(entries, true));
+      assertThat(r.body()).isEqualTo(new SnappyCodec().compress(encoder.serialize(entries, true)));
+    }
+  }
+
   private static Map<String, String> linked(String... kv) {
     Map<String, String> m = new LinkedHashMap<>();
     for (int i = 0; i < kv.length; i += 2) {
