@@ -26,6 +26,12 @@ final class EncodingSink implements Sink {
   final AtomicLong bodyBytes = new AtomicLong();
   final AtomicLong pushes = new AtomicLong();
 
+  /** Σ nanoseconds an encode task waited in the CPU pool's queue before it ran. */
+  final AtomicLong poolWaitNanos = new AtomicLong();
+
+  /** Σ nanoseconds the encode tasks ran. */
+  final AtomicLong encodeNanos = new AtomicLong();
+
   EncodingSink(Executor cpu) {
     this.cpu = cpu;
   }
@@ -39,7 +45,18 @@ final class EncodingSink implements Sink {
     }
     EncodedRequest r;
     try {
-      r = CompletableFuture.supplyAsync(() -> encoder.encode(real, true), cpu).get();
+      long submitted = System.nanoTime();
+      r =
+          CompletableFuture.supplyAsync(
+                  () -> {
+                    long started = System.nanoTime();
+                    poolWaitNanos.addAndGet(started - submitted);
+                    EncodedRequest out = encoder.encode(real, true);
+                    encodeNanos.addAndGet(System.nanoTime() - started);
+                    return out;
+                  },
+                  cpu)
+              .get();
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }

@@ -233,13 +233,27 @@ public final class EndToEnd {
     if (store.snapshot().size() != csv.size()) {
       throw new IllegalStateException("cursors committed: " + store.snapshot());
     }
+    String sinkStats = "";
+    if (sink instanceof EncodingSink es && es.pushes.get() > 0) {
+      long n = es.pushes.get();
+      sinkStats =
+          String.format(
+              Locale.ROOT,
+              "; sink: %d pushes of %.0f entries, encode %.0f µs + CPU-pool queue wait %.0f µs"
+                  + " per push (consumer busy in push %.0f%% of the run)",
+              n,
+              (double) es.entries.get() / n,
+              es.encodeNanos.get() / 1e3 / n,
+              es.poolWaitNanos.get() / 1e3 / n,
+              100.0 * (es.encodeNanos.get() + es.poolWaitNanos.get()) / 1e9 / secs);
+    }
     sink.close();
     double rps = expectedRows / secs;
     if (csvBytes > 0) {
       System.out.printf(
           Locale.ROOT,
           "E2E %s: %,d rows in %.2f s = %,.0f rows/s, %.1f MiB/s; process CPU %.2f s = %.2f"
-              + " µs/row (%.2f cores busy); heap pool peaks %d MiB, VmHWM %s; thread CPU:%s%n",
+              + " µs/row (%.2f cores busy); heap pool peaks %d MiB, VmHWM %s; thread CPU:%s%s%n",
           label,
           expectedRows,
           secs,
@@ -250,7 +264,8 @@ public final class EndToEnd {
           cpuSecs / secs,
           peakHeap() >> 20,
           vmHwm(),
-          byGroup);
+          byGroup,
+          sinkStats);
     }
     return rps;
   }

@@ -1,6 +1,7 @@
 package io.sf2loki.core.pipeline;
 
 import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.shape.Utf8SizedMap;
 import java.util.Map;
 
 /** Queue byte cost of an entry (SPEC PIPE-3). */
@@ -32,9 +33,12 @@ final class EntryCost {
 
   /** UTF-8 bytes of every key and value of {@code m}. */
   static long mapBytes(Map<String, String> m) {
+    if (m instanceof Utf8SizedMap sized) {
+      return sized.utf8Bytes(); // computed once by the source, where the strings were built
+    }
     long n = 0;
     for (Map.Entry<String, String> kv : m.entrySet()) {
-      n += LogEntry.utf8Length(kv.getKey()) + LogEntry.utf8Length(kv.getValue());
+      n += Utf8SizedMap.utf8Length(kv.getKey()) + Utf8SizedMap.utf8Length(kv.getValue());
     }
     return n;
   }

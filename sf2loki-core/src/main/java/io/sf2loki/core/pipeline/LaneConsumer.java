@@ -60,6 +60,14 @@ final class LaneConsumer {
 
   private volatile int pendingReal;
 
+  /**
+   * Entries taken from the queue by the last poll; those from {@link #takenNext} on are not yet
+   * batched.
+   */
+  private final List<LogEntry> taken = new ArrayList<>();
+
+  private int takenNext;
+
   LaneConsumer(
       Lane lane,
       LaneQueue queue,
@@ -125,6 +133,10 @@ final class LaneConsumer {
   /** HA-4, PIPE-17: nothing more is pushed; the batch and the queue are counted once, one WARN. */
   private void abandonOnLoss(List<LogEntry> inHand) {
     long real = inHand.stream().filter(e -> !e.checkpointOnly()).count();
+    // taken from the queue but not yet batched (only when a limiter grew an entry mid-poll)
+    real +=
+        taken.subList(takenNext, taken.size()).stream().filter(e -> !e.checkpointOnly()).count();
+    taken.clear();
     real += queue.drainAll().stream().filter(e -> !e.checkpointOnly()).count();
     pendingReal = 0;
     metrics.pipelineEntriesAbandoned.add(
@@ -150,6 +162,7 @@ final class LaneConsumer {
     long batchBytes = 0;
     long firstAt = 0;
     long intervalNanos = settings.flushInterval().toNanos();
+    List<LogEntry> taken = this.taken;
     while (true) {
       if (leadership.lost()) {
         throw new LeadershipLost(null);
@@ -158,23 +171,38 @@ final class LaneConsumer {
           batch.isEmpty()
               ? intervalNanos
               : Math.max(0, firstAt + intervalNanos - time.ticker().nanoTime());
-      LogEntry e = queue.poll(wait);
-      if (e != null) {
+      // one lock round trip for every entry that waits, limited to the batch's remaining room
+      // (PIPE-5 count and bytes), so the batch never needs to flush with taken entries left over
+      taken.clear();
+      takenNext = 0;
+      int n =
+          queue.pollBatch(
+              taken, settings.maxEntries() - batch.size(), settings.maxBytes() - batchBytes, wait);
+      if (n > 0) {
         if (batch.isEmpty()) {
           firstAt = time.ticker().nanoTime();
         }
-        LogEntry limited = e.checkpointOnly() ? e : limiter.apply(e);
-        batch.add(limited);
-        if (!limited.checkpointOnly()) {
-          governedBytes += e.lineBytes();
-          batchBytes += limited.lineBytes() + EntryCost.OVERHEAD_BYTES;
-          pendingReal++;
+        for (int i = 0; i < n; i++) {
+          LogEntry e = taken.get(i);
+          LogEntry limited = e.checkpointOnly() ? e : limiter.apply(e);
+          batch.add(limited);
+          takenNext = i + 1;
+          if (!limited.checkpointOnly()) {
+            governedBytes += e.lineBytes();
+            batchBytes += limited.lineBytes() + EntryCost.OVERHEAD_BYTES;
+            pendingReal++;
+          }
+          if (batch.size() >= settings.maxEntries() || batchBytes >= settings.maxBytes()) {
+            flush(batch);
+            batch.clear();
+            batchBytes = 0;
+            if (i + 1 < n) {
+              firstAt = time.ticker().nanoTime(); // the rest start the next batch
+            }
+          }
         }
-        if (batch.size() >= settings.maxEntries() || batchBytes >= settings.maxBytes()) {
-          flush(batch);
-          batch.clear();
-          batchBytes = 0;
-        }
+        taken.clear();
+        takenNext = 0;
         continue;
       }
       if (queue.isClosedAndEmpty()) {

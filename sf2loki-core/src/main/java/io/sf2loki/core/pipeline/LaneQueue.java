@@ -92,24 +92,83 @@ public final class LaneQueue {
       if (stop.isStopped()) {
         return false;
       }
-      items.addLast(new Queued(entry, cost));
-      if (!entry.checkpointOnly()) {
-        int[] refs = tokenRefs.get(entry.checkpoint());
-        if (refs == null) {
-          cost += EntryCost.tokenBytes(entry);
-          tokenRefs.put(entry.checkpoint(), new int[] {1});
-        } else {
-          refs[0]++;
-        }
-      }
-      chargedBytes += cost;
+      enqueue(entry, cost);
       lastPutNanos = System.nanoTime();
-      if (consumerWaiting && (!consumerSlicing || items.size() >= WAKE_BATCH)) {
-        notEmpty.signal();
-      }
+      signalConsumer();
       return true;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Enqueues {@code entries} in order under one lock acquisition per run of entries that fit: each
+   * entry waits while the lane is full exactly as {@link #put} does (entry bound, byte budget,
+   * token charged once per distinct instance), so bounds and charges are those of calling {@link
+   * #put} for each entry. While it waits, the consumer is woken so it can drain the full lane.
+   *
+   * @param entries entries in order (not modified)
+   * @return how many leading entries were enqueued; fewer than {@code entries.size()} only when the
+   *     stop signal fired first (the rest were not enqueued and hold no charge)
+   * @throws InterruptedException if interrupted while waiting: the entries enqueued before stay
+   *     queued (charged, and released when dequeued or drained), the rest hold no charge
+   */
+  public int putAll(List<LogEntry> entries) throws InterruptedException {
+    int n = entries.size();
+    if (n == 0) {
+      return 0;
+    }
+    long[] costs = new long[n];
+    for (int i = 0; i < n; i++) {
+      costs[i] = cost(entries.get(i));
+    }
+    lock.lockInterruptibly();
+    try {
+      for (int i = 0; i < n; i++) {
+        LogEntry entry = entries.get(i);
+        if (!stop.isStopped() && isFull(entry)) {
+          lastPutNanos = System.nanoTime();
+          if (consumerWaiting) {
+            notEmpty.signal(); // the lane is full: no reason to let the consumer slice on
+          }
+          do {
+            notFull.await();
+          } while (!stop.isStopped() && isFull(entry));
+        }
+        if (stop.isStopped()) {
+          signalConsumer();
+          return i;
+        }
+        enqueue(entry, costs[i]);
+      }
+      lastPutNanos = System.nanoTime();
+      signalConsumer();
+      return n;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Appends and charges one entry (PIPE-3); caller holds the lock and checked the bounds. */
+  private void enqueue(LogEntry entry, long entryCost) {
+    long cost = entryCost;
+    items.addLast(new Queued(entry, cost));
+    if (!entry.checkpointOnly()) {
+      int[] refs = tokenRefs.get(entry.checkpoint());
+      if (refs == null) {
+        cost += EntryCost.tokenBytes(entry);
+        tokenRefs.put(entry.checkpoint(), new int[] {1});
+      } else {
+        refs[0]++;
+      }
+    }
+    chargedBytes += cost;
+  }
+
+  /** Wakes a waiting consumer now unless it is slicing and fewer than WAKE_BATCH entries wait. */
+  private void signalConsumer() {
+    if (consumerWaiting && !items.isEmpty() && (!consumerSlicing || items.size() >= WAKE_BATCH)) {
+      notEmpty.signal();
     }
   }
 
@@ -129,25 +188,8 @@ public final class LaneQueue {
   public LogEntry poll(long timeoutNanos) throws InterruptedException {
     lock.lockInterruptibly();
     try {
-      long nanos = timeoutNanos;
-      while (items.isEmpty()) {
-        if (activeProducers <= 0 || nanos <= 0) {
-          return null;
-        }
-        // a busy lane (a put within BUSY_NANOS) is polled in slices of at most SLICE_NANOS and
-        // woken early only once WAKE_BATCH entries wait: one wake-up per batch of entries instead
-        // of one per entry, at most SLICE_NANOS later than an immediate wake-up
-        boolean busy = System.nanoTime() - lastPutNanos < BUSY_NANOS;
-        long slice = busy ? Math.min(nanos, SLICE_NANOS) : nanos;
-        consumerWaiting = true;
-        consumerSlicing = busy;
-        long left;
-        try {
-          left = notEmpty.awaitNanos(slice);
-        } finally {
-          consumerWaiting = false;
-        }
-        nanos -= slice - Math.max(0, left);
+      if (!awaitNotEmpty(timeoutNanos)) {
+        return null;
       }
       Queued q = items.pollFirst();
       LogEntry e = q.entry();
@@ -157,6 +199,78 @@ public final class LaneQueue {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Takes the oldest entries under one lock acquisition, waiting up to {@code timeoutNanos} for the
+   * first: at most {@code maxCount} entries, and it stops after the entry with which Σ({@link
+   * LogEntry#lineBytes()} + 64) over the taken real entries reaches {@code maxBytes} (the PIPE-5
+   * batch byte measure), so a consumer passing its batch's remaining room never takes an entry its
+   * batch could not hold. Each taken entry's charge is released as by {@link #poll}.
+   *
+   * @param out where the entries are appended, oldest first
+   * @param maxCount most entries to take, ≥ 1
+   * @param maxBytes byte room (PIPE-5 measure); at least one entry is taken whatever its size
+   * @param timeoutNanos longest wait for the first entry, nanoseconds
+   * @return how many entries were appended; 0 on timeout or when the queue is empty and every
+   *     producer finished
+   * @throws InterruptedException if interrupted while waiting (nothing taken)
+   */
+  public int pollBatch(List<LogEntry> out, int maxCount, long maxBytes, long timeoutNanos)
+      throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      if (!awaitNotEmpty(timeoutNanos)) {
+        return 0;
+      }
+      int taken = 0;
+      long bytes = 0;
+      while (taken < Math.max(1, maxCount) && !items.isEmpty()) {
+        Queued q = items.pollFirst();
+        LogEntry e = q.entry();
+        release(e, q.cost());
+        out.add(e);
+        taken++;
+        if (!e.checkpointOnly()) {
+          bytes += e.lineBytes() + EntryCost.OVERHEAD_BYTES;
+          if (bytes >= maxBytes) {
+            break;
+          }
+        }
+      }
+      notFull.signalAll();
+      return taken;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits (lock held) until an entry is queued: returns false on timeout or when the queue is empty
+   * and every producer finished.
+   */
+  private boolean awaitNotEmpty(long timeoutNanos) throws InterruptedException {
+    long nanos = timeoutNanos;
+    while (items.isEmpty()) {
+      if (activeProducers <= 0 || nanos <= 0) {
+        return false;
+      }
+      // a busy lane (a put within BUSY_NANOS) is polled in slices of at most SLICE_NANOS and
+      // woken early only once WAKE_BATCH entries wait: one wake-up per batch of entries instead
+      // of one per entry, at most SLICE_NANOS later than an immediate wake-up
+      boolean busy = System.nanoTime() - lastPutNanos < BUSY_NANOS;
+      long slice = busy ? Math.min(nanos, SLICE_NANOS) : nanos;
+      consumerWaiting = true;
+      consumerSlicing = busy;
+      long left;
+      try {
+        left = notEmpty.awaitNanos(slice);
+      } finally {
+        consumerWaiting = false;
+      }
+      nanos -= slice - Math.max(0, left);
+    }
+    return true;
   }
 
   /** Label bytes of the last label map instance seen (label maps are immutable). */

@@ -243,6 +243,11 @@ public final class CanonicalJson {
     private final int headerSize;
     private final String[] slotKeys;
     private final String[] slotPrefix;
+    // the same prefix after a separator, and both with the value's opening quote: one append per
+    // cell for the key part instead of three
+    private final String[] slotPrefixNext;
+    private final String[] slotOpen;
+    private final String[] slotOpenNext;
     private final int[] slotColumn;
     private final int extraSlot;
     private final int uniqueKeys;
@@ -272,6 +277,9 @@ public final class CanonicalJson {
       int n = keys.length;
       slotKeys = keys;
       slotPrefix = new String[n];
+      slotPrefixNext = new String[n];
+      slotOpen = new String[n];
+      slotOpenNext = new String[n];
       slotColumn = new int[n];
       int extra = -1;
       for (int s = 0; s < n; s++) {
@@ -279,6 +287,9 @@ public final class CanonicalJson {
         appendString(keys[s], sb);
         sb.append(": ");
         slotPrefix[s] = sb.toString();
+        slotPrefixNext[s] = ", " + slotPrefix[s];
+        slotOpen[s] = slotPrefix[s] + '"';
+        slotOpenNext[s] = slotPrefixNext[s] + '"';
         Integer col = lastColumn.get(keys[s]);
         slotColumn[s] = col == null ? -1 : col;
         if (keys[s].equals(EXTRA_KEY)) {
@@ -334,19 +345,15 @@ public final class CanonicalJson {
         if (col < 0) {
           continue; // virtual _extra slot without extra cells
         }
-        sep(first, out);
-        first = false;
-        out.append(slotPrefix[s]);
-        if (col < n) {
-          String v = values.get(col);
-          if (v == null) {
-            out.append("null");
-          } else {
-            appendString(v, out);
-          }
+        String v = col < n ? values.get(col) : ""; // a missing cell is ""
+        if (v == null) {
+          out.append(first ? slotPrefix[s] : slotPrefixNext[s]).append("null");
         } else {
-          out.append("\"\"");
+          out.append(first ? slotOpen[s] : slotOpenNext[s]);
+          appendEscaped(v, out);
+          out.append('"');
         }
+        first = false;
       }
       out.append('}');
     }

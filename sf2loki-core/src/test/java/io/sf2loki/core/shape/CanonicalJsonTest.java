@@ -153,6 +153,17 @@ class CanonicalJsonTest {
   }
 
   @Test
+  @DisplayName(
+      "SRC-7: RowWriter renders a null cell as null, first or later, and a missing cell as \"\"")
+  void rowWriterNullAndMissingCells() {
+    CanonicalJson.RowWriter w = new CanonicalJson.RowWriter(List.of("b", "a", "c"));
+    assertThat(w.write(new String[] {null, null}))
+        .isEqualTo("{\"a\": null, \"b\": null, \"c\": \"\"}");
+    assertThat(w.write(new String[] {"", "x\"", null}))
+        .isEqualTo("{\"a\": \"x\\\"\", \"b\": \"\", \"c\": null}");
+  }
+
+  @Test
   @DisplayName("ELF-9: a header column named _extra is overridden by extra cells")
   void rowWriterExtraColumn() {
     List<String> header = List.of("b", "_extra", "a");

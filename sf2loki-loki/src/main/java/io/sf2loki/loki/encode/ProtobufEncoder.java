@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Protobuf push body (SPEC SINK-4): a {@code logproto.PushRequest} written field by field with
@@ -40,10 +39,29 @@ public final class ProtobufEncoder implements LokiEncoder {
     this.snappy = snappy;
   }
 
+  /** Largest buffer kept per thread between batches (8 MiB); bigger ones are dropped after use. */
+  private static final int MAX_RETAINED_BUFFER = 8 << 20;
+
+  /**
+   * Per thread (the CPU pool's long-lived threads): [0] the serialized message, [1] the snappy
+   * output. Reused so that a batch does not allocate and zero two megabyte-sized arrays.
+   */
+  private final ThreadLocal<byte[][]> buffers = ThreadLocal.withInitial(() -> new byte[2][]);
+
   @Override
   public EncodedRequest encode(List<LogEntry> realEntries, boolean withMetadata) {
-    byte[] raw = serialize(realEntries, withMetadata);
-    return new EncodedRequest(snappy.compress(raw), CONTENT_TYPE, "snappy", realEntries.size());
+    byte[][] buf = buffers.get();
+    Layout layout = layout(realEntries, withMetadata);
+    int total = layout.total();
+    byte[] raw = buf[0] != null && buf[0].length >= total ? buf[0] : new byte[total];
+    write(layout, raw);
+    byte[] body = snappy.compress(raw, 0, total, buf[1]);
+    buf[0] = raw.length <= MAX_RETAINED_BUFFER ? raw : null;
+    int maxOut = snappy.maxCompressedLength(total);
+    if (maxOut <= MAX_RETAINED_BUFFER && (buf[1] == null || buf[1].length < maxOut)) {
+      buf[1] = new byte[maxOut]; // sized for this batch; used from the next one on
+    }
+    return new EncodedRequest(body, CONTENT_TYPE, "snappy", realEntries.size());
   }
 
   /**
@@ -52,6 +70,24 @@ public final class ProtobufEncoder implements LokiEncoder {
    * @throws IllegalArgumentException as {@link #encode}
    */
   public byte[] serialize(List<LogEntry> realEntries, boolean withMetadata) {
+    Layout layout = layout(realEntries, withMetadata);
+    byte[] out = new byte[layout.total()];
+    write(layout, out);
+    return out;
+  }
+
+  /** Sizes computed by the first pass, consumed by {@link #write}. */
+  private record Layout(
+      List<Streams.Stream> streams,
+      String[] labelStrings,
+      int[] streamSizes,
+      int[] entrySizes,
+      int[] tsSizes,
+      byte[][] lineUtf8,
+      MetadataTable md,
+      int total) {}
+
+  private Layout layout(List<LogEntry> realEntries, boolean withMetadata) {
     List<Streams.Stream> streams = Streams.group(realEntries);
     int ns = streams.size();
     String[] labelStrings = new String[ns];
@@ -62,6 +98,10 @@ public final class ProtobufEncoder implements LokiEncoder {
     // written as raw bytes: identical to writeString, which also falls back to getBytes for
     // unpaired surrogates, but without scanning every line twice (size, then encode)
     byte[][] lineUtf8 = new byte[realEntries.size()][];
+    MetadataTable md =
+        withMetadata
+            ? new MetadataTable(realEntries.size(), realEntries.get(0).structuredMetadata().size())
+            : null;
     long total = 0;
     int k = 0;
     for (int s = 0; s < ns; s++) {
@@ -77,11 +117,8 @@ public final class ProtobufEncoder implements LokiEncoder {
           lineUtf8[k] = lb;
           es += 1 + CodedOutputStream.computeUInt32SizeNoTag(lb.length) + lb.length;
         }
-        if (withMetadata) {
-          for (Map.Entry<String, String> p : e.structuredMetadata().entrySet()) {
-            int ps = pairSize(p.getKey(), p.getValue());
-            es += 1 + CodedOutputStream.computeUInt32SizeNoTag(ps) + ps;
-          }
+        if (md != null) {
+          es += md.add(e.structuredMetadata()); // sorted and sized once for both passes
         }
         checkSize(es);
         tsSizes[k] = ts;
@@ -93,10 +130,23 @@ public final class ProtobufEncoder implements LokiEncoder {
       total += 1 + CodedOutputStream.computeUInt32SizeNoTag((int) size) + size;
     }
     checkSize(total);
-    byte[] out = new byte[(int) total];
-    CodedOutputStream cos = CodedOutputStream.newInstance(out);
+    return new Layout(
+        streams, labelStrings, streamSizes, entrySizes, tsSizes, lineUtf8, md, (int) total);
+  }
+
+  /** Second pass: writes exactly {@code layout.total()} bytes at the start of {@code out}. */
+  private static void write(Layout layout, byte[] out) {
+    List<Streams.Stream> streams = layout.streams();
+    int ns = streams.size();
+    String[] labelStrings = layout.labelStrings();
+    int[] streamSizes = layout.streamSizes();
+    int[] entrySizes = layout.entrySizes();
+    int[] tsSizes = layout.tsSizes();
+    byte[][] lineUtf8 = layout.lineUtf8();
+    MetadataTable md = layout.md();
+    CodedOutputStream cos = CodedOutputStream.newInstance(out, 0, layout.total());
     try {
-      k = 0;
+      int k = 0;
       for (int s = 0; s < ns; s++) {
         cos.writeUInt32NoTag(TAG_1_LEN);
         cos.writeUInt32NoTag(streamSizes[s]);
@@ -110,12 +160,12 @@ public final class ProtobufEncoder implements LokiEncoder {
           if (lineUtf8[k] != null) {
             cos.writeByteArray(2, lineUtf8[k]);
           }
-          if (withMetadata && !e.structuredMetadata().isEmpty()) {
-            for (Map.Entry<String, String> p : Streams.sorted(e.structuredMetadata())) {
-              String name = p.getKey();
-              String value = p.getValue();
+          if (md != null) {
+            for (int i = md.from(k), end = md.to(k); i < end; i++) {
+              String name = md.name(i);
+              String value = md.value(i);
               cos.writeUInt32NoTag(TAG_3_LEN);
-              cos.writeUInt32NoTag(pairSize(name, value));
+              cos.writeUInt32NoTag(md.pairSize(i));
               if (!name.isEmpty()) {
                 cos.writeString(1, name);
               }
@@ -131,7 +181,6 @@ public final class ProtobufEncoder implements LokiEncoder {
     } catch (IOException e) {
       throw new UncheckedIOException("protobuf size mismatch", e);
     }
-    return out;
   }
 
   private static int timestampSize(Instant t) {
@@ -157,17 +206,6 @@ public final class ProtobufEncoder implements LokiEncoder {
       cos.writeUInt32NoTag(TAG_2_VARINT);
       cos.writeInt32NoTag(t.getNano());
     }
-  }
-
-  private static int pairSize(String name, String value) {
-    int size = 0;
-    if (!name.isEmpty()) {
-      size += 1 + CodedOutputStream.computeStringSizeNoTag(name);
-    }
-    if (!value.isEmpty()) {
-      size += 1 + CodedOutputStream.computeStringSizeNoTag(value);
-    }
-    return size;
   }
 
   private static void checkSize(long size) {

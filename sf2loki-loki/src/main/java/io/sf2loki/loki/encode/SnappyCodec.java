@@ -27,6 +27,32 @@ public final class SnappyCodec {
     }
   }
 
+  /**
+   * Compresses {@code len} bytes of {@code in} starting at {@code off} through {@code scratch} when
+   * it is large enough (at least {@link #maxCompressedLength(int)} bytes), else through a fresh
+   * buffer. The output is identical to {@link #compress(byte[], int, int)}.
+   *
+   * @param scratch a reusable output buffer, or null
+   * @return a new array holding exactly the raw snappy block
+   * @throws UncheckedIOException if the native codec fails
+   */
+  public byte[] compress(byte[] in, int off, int len, byte[] scratch) {
+    if (scratch == null || scratch.length < maxCompressedLength(len)) {
+      return compress(in, off, len);
+    }
+    try {
+      int n = Snappy.compress(in, off, len, scratch, 0);
+      return java.util.Arrays.copyOf(scratch, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException("snappy compression failed", e);
+    }
+  }
+
+  /** Largest snappy block {@code len} input bytes can produce, in bytes. */
+  public int maxCompressedLength(int len) {
+    return Snappy.maxCompressedLength(len);
+  }
+
   /** Compresses a whole array; see {@link #compress(byte[], int, int)}. */
   public byte[] compress(byte[] in) {
     return compress(in, 0, in.length);

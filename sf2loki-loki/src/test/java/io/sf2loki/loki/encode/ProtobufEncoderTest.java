@@ -108,6 +108,60 @@ class ProtobufEncoderTest {
   }
 
   @Test
+  @DisplayName(
+      "SINK-6: metadata pairs go out in code-point key order whatever the map order; the order reused for a repeated key sequence never leaks to another")
+  void sink6MetadataOrderAcrossKeySequences() {
+    String a = "user_id";
+    String b = "client_ip";
+    String c = "level";
+    String astral = "\uD83D\uDE00k"; // U+1F600: after U+FFFD in code-point order, before in UTF-16
+    String high = "\uFFFDk";
+    List<Map<String, String>> shapes = new ArrayList<>();
+    shapes.add(linked(a, "1", b, "2", c, "info"));
+    shapes.add(linked(a, "3", b, "4", c, "warn")); // same key instances and order
+    shapes.add(linked(c, "x", b, "y", a, "z")); // same keys, other order
+    shapes.add(linked(new String(a), "5", new String(b), "6", new String(c), "7")); // equal keys
+    shapes.add(linked(astral, "s", high, "h"));
+    shapes.add(linked(high, "h2", astral, "s2"));
+    shapes.add(Map.of());
+    shapes.add(linked(a, "", "", "v")); // empty value and empty name are omitted fields
+    shapes.add(linked(a, "8", b, "9")); // a prefix of an earlier sequence
+    shapes.add(linked(a, "10", b, "11", c, "debug"));
+    List<LogEntry> entries = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      entries.add(entry(Map.of("job", "j"), 1 + i, "line " + i, shapes.get(i % shapes.size())));
+    }
+    assertThat(encoder.serialize(entries, true)).isEqualTo(generated(entries, true));
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-4: reused per-thread buffers never leak bytes between batches of different sizes")
+  void sink4ReusedBuffersAcrossBatchSizes() throws Exception {
+    Random rnd = new Random(7);
+    for (int size : new int[] {300, 5, 300, 1, 120}) {
+      List<LogEntry> entries = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        entries.add(
+            entry(Map.of("job", "j"), 1 + i, randomString(rnd), linked("k", randomString(rnd))));
+      }
+      EncodedRequest r = encoder.encode(entries, true);
+      assertThat(new SnappyCodec().uncompress(r.body()))
+          .isEqualTo(encoder.serialize(entries, true))
+          .isEqualTo(generated(entries, true));
+      assertThat(r.body()).isEqualTo(new SnappyCodec().compress(encoder.serialize(entries, true)));
+    }
+  }
+
+  private static Map<String, String> linked(String... kv) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
   void rejectsEmptyAndCheckpointOnly() {
     assertThatThrownBy(() -> encoder.encode(List.of(), true))
         .isInstanceOf(IllegalArgumentException.class);
@@ -129,10 +183,11 @@ class ProtobufEncoderTest {
                       .setNanos(e.timestamp().getNano()))
               .setLine(e.line());
       if (withMetadata) {
-        new TreeMap<>(e.structuredMetadata())
-            .forEach(
-                (k, v) ->
-                    eb.addStructuredMetadata(LabelPairAdapter.newBuilder().setName(k).setValue(v)));
+        TreeMap<String, String> sorted = new TreeMap<>(Streams.CODE_POINT_ORDER);
+        sorted.putAll(e.structuredMetadata());
+        sorted.forEach(
+            (k, v) ->
+                eb.addStructuredMetadata(LabelPairAdapter.newBuilder().setName(k).setValue(v)));
       }
       s.addEntries(eb);
     }

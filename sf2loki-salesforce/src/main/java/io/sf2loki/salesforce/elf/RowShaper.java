@@ -9,6 +9,7 @@ import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
+import io.sf2loki.core.shape.Utf8SizedMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -165,8 +166,10 @@ final class RowShaper {
       }
     }
     Instant ts = timestamp(row, ctx);
+    // sized here, on the CPU thread that built the values: the lane charges it without a rescan
     Map<String, String> md =
-        row instanceof CsvRow csv ? ctx.metadata(metadata, csv) : metadata.extract(row);
+        Utf8SizedMap.wrap(
+            row instanceof CsvRow csv ? ctx.metadata(metadata, csv) : metadata.extract(row));
     Map<String, String> labels = labels(row, ctx);
     if (line == null) {
       line = ctx.line(row);
