@@ -125,6 +125,13 @@ public final class EntryLimiter {
     if (md.isEmpty()) {
       return null;
     }
+    // fast path: a pre-sized map whose keys and values total at most one value's cap cannot hold
+    // an over-long value, nor exceed the total cap (8 KiB <= 60 KiB)
+    if (md instanceof io.sf2loki.core.shape.Utf8SizedMap sized
+        && sized.utf8Bytes() <= MAX_METADATA_VALUE_BYTES
+        && md.size() <= MAX_METADATA_PAIRS) {
+      return null;
+    }
     Map<String, String> out = null;
     long total = 0;
     for (Map.Entry<String, String> p : md.entrySet()) {

@@ -89,8 +89,15 @@ public record LogEntry(
    */
   public static int utf8Length(String s) {
     int n = s.length();
+    int ascii = 0;
+    while (ascii < n && s.charAt(ascii) < 0x80) { // tight scan: most lines are ASCII
+      ascii++;
+    }
+    if (ascii == n) {
+      return n;
+    }
     long bytes = n;
-    for (int i = 0; i < n; i++) {
+    for (int i = ascii; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
         continue;

@@ -168,6 +168,22 @@ class EntryLimiterTest {
   }
 
   @Test
+  @DisplayName(
+      "SINK-14: a pre-sized metadata map goes through unchanged when small, and is still cut when"
+          + " one of its values exceeds 8 KiB (the fast path only skips maps that cannot exceed)")
+  void sink14PreSizedMetadata() {
+    var small = io.sf2loki.core.shape.Utf8SizedMap.wrap(Map.of("USER_ID", "005x", "level", "info"));
+    LogEntry in = entry("eventlogfile", "l", small);
+    assertThat(new EntryLimiter(0, metrics).apply(in)).isSameAs(in);
+
+    var big = io.sf2loki.core.shape.Utf8SizedMap.wrap(Map.of("msg", "x".repeat(9000), "a", "b"));
+    LogEntry out = new EntryLimiter(0, metrics).apply(entry("eventlogfile", "l", big));
+    assertThat(bytes(out.structuredMetadata().get("msg"))).isLessThanOrEqualTo(8192);
+    assertThat(out.structuredMetadata()).containsEntry("a", "b");
+    assertThat(truncated("eventlogfile")).isEqualTo(1);
+  }
+
+  @Test
   @DisplayName("SINK-14: largest pairs removed until ≤ 60 KiB; level and event_time are kept")
   void sink14MetadataTotalCap() {
     Map<String, String> md = new LinkedHashMap<>();

@@ -51,7 +51,9 @@ class LogEntryTest {
             "high at end \ud83d",
             "\ude00 low at start",
             "reversed pair \ude00\ud83d",
-            "two highs \ud83d\ud83d\ude00")) {
+            "two highs \ud83d\ud83d\ude00",
+            "ascii prefix then é€ and \ud83d\ude00",
+            "ascii prefix then a lone low \ude00 at the end")) {
       assertThat(entry(line).lineBytes()).as("length of %s", line).isEqualTo(utf8(line));
       assertThat(LogEntry.utf8Length(line)).isEqualTo(utf8(line));
     }
