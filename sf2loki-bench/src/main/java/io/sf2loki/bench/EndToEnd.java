@@ -52,15 +52,16 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *       receiver in a separate JVM ({@link DiscardReceiver});
  *   <li>(c) the in-run limit: the JMH stage costs (CSV → rows → entries → protobuf → snappy, forked
  *       JMH runs) summed per row, and the ratio (a)/(c);
- *   <li>(d) Pub/Sub: not measured — there is no Pub/Sub source yet;
+ *   <li>(d) Pub/Sub events/s decoded and shipped against the simulator ({@link PubSubEndToEnd},
+ *       {@code --pubsub-events N}, default 300,000);
  *   <li>(e) peak RSS ({@code VmHWM}) and peak heap after each phase;
  *   <li>(f) push latency p50/p99 (emission → receiver acceptance) at 10,000 events/s through the
  *       streaming lane and the real HTTP sink (default {@code flush_interval} 1 s).
  * </ul>
  *
  * <p>Options: {@code --rows-per-file N} (100000), {@code --files N} per type (2), {@code --repeat
- * N} measured runs of (a) and (b) (3), {@code --phases a,b,c,f} (all), {@code --latency-seconds N}
- * (10).
+ * N} measured runs of (a) and (b) (3), {@code --phases a,b,c,d,f} (all), {@code --latency-seconds
+ * N} (10).
  */
 public final class EndToEnd {
   private static final String JAVA =
@@ -74,7 +75,7 @@ public final class EndToEnd {
     int files = Integer.parseInt(opt.getOrDefault("files", "2"));
     int repeat = Integer.parseInt(opt.getOrDefault("repeat", "3"));
     int latencySeconds = Integer.parseInt(opt.getOrDefault("latency-seconds", "10"));
-    List<String> phases = Arrays.asList(opt.getOrDefault("phases", "a,b,c,f").split(","));
+    List<String> phases = Arrays.asList(opt.getOrDefault("phases", "a,b,c,d,f").split(","));
 
     System.out.printf(
         Locale.ROOT,
@@ -162,7 +163,15 @@ public final class EndToEnd {
         }
         memory("(b)");
       }
-      System.out.println("E2E (d) Pub/Sub: not measured (no Pub/Sub source in this build)");
+      if (phases.contains("d")) {
+        System.out.println(
+            "E2E (d) Pub/Sub: PubSubEndToEnd (simulator in its own JVM; lines prefixed PS-E2E)");
+        PubSubEndToEnd.main(
+            new String[] {
+              "--events", opt.getOrDefault("pubsub-events", "300000"), "--repeat", "" + repeat
+            });
+        memory("(d)");
+      }
       if (phases.contains("f")) {
         latency(cpu, latencySeconds);
         memory("(f)");
