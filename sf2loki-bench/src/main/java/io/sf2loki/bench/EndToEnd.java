@@ -20,15 +20,11 @@ import io.sf2loki.salesforce.elf.EventLogFileSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +79,7 @@ public final class EndToEnd {
         Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() >> 20,
         System.getProperty("java.version"),
-        loadAverage());
+        ProcessStats.loadAverage());
 
     Map<String, byte[]> csv = new LinkedHashMap<>();
     long csvBytesPerPass = 0;
@@ -189,7 +185,7 @@ public final class EndToEnd {
       CpuPool cpu,
       Function<java.util.concurrent.Executor, Sink> sinkFactory)
       throws Exception {
-    resetPeaks();
+    ProcessStats.resetPeaks();
     Sf2lokiMetrics m = BenchData.metrics();
     MapStore store = new MapStore();
     EventLogFileSettings settings =
@@ -220,13 +216,13 @@ public final class EndToEnd {
             TimeSource.system(),
             new EntryLimiter(256 * 1024, m)::apply,
             CommitListener.none());
-    Map<String, Long> threads0 = threadCpuByGroup();
-    long cpu0 = processCpuNanos();
+    Map<String, Long> threads0 = ProcessStats.threadCpuByGroup();
+    long cpu0 = ProcessStats.processCpuNanos();
     long t0 = System.nanoTime();
     p.run(new StopSignal());
     double secs = (System.nanoTime() - t0) / 1e9;
-    double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
-    Map<String, Long> threads1 = threadCpuByGroup();
+    double cpuSecs = (ProcessStats.processCpuNanos() - cpu0) / 1e9;
+    Map<String, Long> threads1 = ProcessStats.threadCpuByGroup();
     StringBuilder byGroup = new StringBuilder();
     threads1.forEach(
         (g, ns) -> {
@@ -271,8 +267,8 @@ public final class EndToEnd {
           cpuSecs,
           cpuSecs * 1e6 / expectedRows,
           cpuSecs / secs,
-          peakHeap() >> 20,
-          vmHwm(),
+          ProcessStats.peakHeap() >> 20,
+          ProcessStats.vmHwm(),
           byGroup,
           sinkStats);
     }
@@ -304,7 +300,7 @@ public final class EndToEnd {
               TimeSource.system(),
               new EntryLimiter(256 * 1024, m)::apply,
               CommitListener.none());
-      resetPeaks();
+      ProcessStats.resetPeaks();
       long t0 = System.nanoTime();
       p.run(new StopSignal());
       double secs = (System.nanoTime() - t0) / 1e9;
@@ -347,74 +343,9 @@ public final class EndToEnd {
         Locale.ROOT,
         "E2E (e) after %s: VmHWM %s, heap pool peaks (sum of per-pool peaks, an upper bound) in last run %d MiB, max heap %d MiB%n",
         phase,
-        vmHwm(),
-        peakHeap() >> 20,
+        ProcessStats.vmHwm(),
+        ProcessStats.peakHeap() >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
-  }
-
-  /**
-   * CPU time of live platform threads grouped by name prefix (digits stripped): {@code
-   * sf2loki-cpu-} is the CPU pool (CSV, shaping, encoding), {@code ForkJoinPool-} the
-   * virtual-thread carriers (ELF run thread, lane consumer, committer), {@code other} the rest
-   * (JIT, GC are not Java threads and are not listed).
-   */
-  private static Map<String, Long> threadCpuByGroup() {
-    java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    Map<String, Long> out = new java.util.TreeMap<>();
-    for (long id : mx.getAllThreadIds()) {
-      java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
-      long ns = mx.getThreadCpuTime(id);
-      if (info == null || ns < 0) {
-        continue;
-      }
-      String name = info.getThreadName().replaceAll("[0-9]+", "#");
-      out.merge(name, ns, Long::sum);
-    }
-    return out;
-  }
-
-  /** CPU time of this process (all threads, user + system), in nanoseconds. */
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (b.getType() == MemoryType.HEAP) {
-        b.resetPeakUsage();
-      }
-    }
-  }
-
-  private static long peakHeap() {
-    long sum = 0;
-    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (b.getType() == MemoryType.HEAP && b.getPeakUsage() != null) {
-        sum += b.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
-  }
-
-  private static String vmHwm() {
-    try {
-      return Files.readAllLines(Path.of("/proc/self/status")).stream()
-          .filter(l -> l.startsWith("VmHWM:"))
-          .map(l -> l.substring(6).trim())
-          .findFirst()
-          .orElse("unknown");
-    } catch (IOException e) {
-      return "unknown";
-    }
-  }
-
-  private static String loadAverage() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 
   private static Map<String, String> options(String[] args) {

@@ -25,11 +25,6 @@ import io.sf2loki.sim.pubsub.SimPubSub;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The Pub/Sub end-to-end harness (issue 6 (d), issue 4's benchmark): events/s decoded and shipped
@@ -108,7 +102,7 @@ public final class PubSubEndToEnd {
         Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() >> 20,
         System.getProperty("java.version"),
-        loadAverage());
+        ProcessStats.loadAverage());
 
     try (SimProcess sim = SimProcess.start(events, topics);
         PubSubChannels channels =
@@ -143,7 +137,7 @@ public final class PubSubEndToEnd {
           median.eventsPerSecond(),
           sorted.get(sorted.size() - 1).eventsPerSecond(),
           median.mibPerSecond(),
-          vmHwm());
+          ProcessStats.vmHwm());
     }
   }
 
@@ -219,7 +213,7 @@ public final class PubSubEndToEnd {
 
     static Run once(String label, Context c, long expected, long simPid) throws Exception {
       System.gc();
-      resetPeaks();
+      ProcessStats.resetPeaks();
       Sf2lokiMetrics m = BenchData.metrics();
       MapStore store = new MapStore(); // empty: every topic starts at EARLIEST
       TopicReaders readers =
@@ -257,15 +251,15 @@ public final class PubSubEndToEnd {
               TimeSource.system(),
               new EntryLimiter(256 * 1024, m)::apply,
               CommitListener.none());
-      Map<String, Long> threads0 = threadCpuByGroup();
-      long cpu0 = processCpuNanos();
+      Map<String, Long> threads0 = ProcessStats.threadCpuByGroup();
+      long cpu0 = ProcessStats.processCpuNanos();
       double simCpu0 = procCpuSeconds(simPid);
       long t0 = System.nanoTime();
       p.run(stop);
       long tEnd = System.nanoTime();
-      double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
+      double cpuSecs = (ProcessStats.processCpuNanos() - cpu0) / 1e9;
       double simCpuSecs = procCpuSeconds(simPid) - simCpu0;
-      Map<String, Long> threads1 = threadCpuByGroup();
+      Map<String, Long> threads1 = ProcessStats.threadCpuByGroup();
       sink.close();
       if (sink.lastAckNanos == 0 || sink.entries.get() != expected) {
         throw new IllegalStateException(
@@ -309,8 +303,8 @@ public final class PubSubEndToEnd {
           cpuSecs / ((tEnd - t0) / 1e9),
           simCpuSecs,
           simCpuSecs * 1e6 / r.entries(),
-          peakHeap() >> 20,
-          vmHwm(),
+          ProcessStats.peakHeap() >> 20,
+          ProcessStats.vmHwm(),
           byGroup);
       return r;
     }
@@ -366,21 +360,6 @@ public final class PubSubEndToEnd {
     }
   }
 
-  /** CPU time of live threads grouped by name with digits replaced by {@code #}. */
-  private static Map<String, Long> threadCpuByGroup() {
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    Map<String, Long> out = new TreeMap<>();
-    for (long id : mx.getAllThreadIds()) {
-      ThreadInfo info = mx.getThreadInfo(id);
-      long ns = mx.getThreadCpuTime(id);
-      if (info == null || ns < 0) {
-        continue;
-      }
-      out.merge(info.getThreadName().replaceAll("[0-9]+", "#"), ns, Long::sum);
-    }
-    return out;
-  }
-
   /**
    * user + system CPU seconds of process {@code pid} from {@code /proc/<pid>/stat} (NaN if absent).
    */
@@ -392,50 +371,6 @@ public final class PubSubEndToEnd {
       return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     } catch (IOException | RuntimeException e) {
       return Double.NaN;
-    }
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (b.getType() == MemoryType.HEAP) {
-        b.resetPeakUsage();
-      }
-    }
-  }
-
-  /** Sum of the heap pools' peaks since the last reset (an upper bound of the peak heap). */
-  private static long peakHeap() {
-    long sum = 0;
-    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (b.getType() == MemoryType.HEAP && b.getPeakUsage() != null) {
-        sum += b.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
-  }
-
-  private static String vmHwm() {
-    try {
-      return Files.readAllLines(Path.of("/proc/self/status")).stream()
-          .filter(l -> l.startsWith("VmHWM:"))
-          .map(l -> l.substring(6).trim())
-          .findFirst()
-          .orElse("unknown");
-    } catch (IOException e) {
-      return "unknown";
-    }
-  }
-
-  private static String loadAverage() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
     }
   }
 }
