@@ -77,11 +77,9 @@ public final class DemoScenario implements AutoCloseable {
   public static DemoScenario start(
       long rowsPerFile, boolean includeSamples, boolean builtInReceiver, Instant now)
       throws IOException {
-    KeyPair keys = rsaKeyPair();
     Path dir = Files.createTempDirectory("sf2loki-demo-");
-    Path keyFile = dir.resolve("jwt.key");
-    Files.writeString(keyFile, pkcs8Pem(keys), StandardCharsets.US_ASCII);
-    SimOrg org = SimOrg.builder().jwtPublicKey((RSAPublicKey) keys.getPublic()).start();
+    RSAPublicKey publicKey = writeJwtKey(dir.resolve("jwt.key"));
+    SimOrg org = SimOrg.builder().jwtPublicKey(publicKey).start();
     LokiReceiver receiver = null;
     try {
       receiver = builtInReceiver ? LokiReceiver.start() : null;
@@ -368,6 +366,20 @@ public final class DemoScenario implements AutoCloseable {
     } catch (IOException e) {
       // best effort: a temp directory
     }
+  }
+
+  /**
+   * Generates a 2048-bit RSA key pair for the JWT bearer flow, writes the private key as a PKCS#8
+   * PEM file (what {@code salesforce.private_key_file} reads) and returns the public key for the
+   * simulated org.
+   *
+   * @param keyFile where the PEM is written
+   * @throws IOException when it cannot be written
+   */
+  public static RSAPublicKey writeJwtKey(Path keyFile) throws IOException {
+    KeyPair keys = rsaKeyPair();
+    Files.writeString(keyFile, pkcs8Pem(keys), StandardCharsets.US_ASCII);
+    return (RSAPublicKey) keys.getPublic();
   }
 
   private static KeyPair rsaKeyPair() {

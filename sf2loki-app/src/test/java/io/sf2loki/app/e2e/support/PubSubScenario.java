@@ -1,5 +1,6 @@
 package io.sf2loki.app.e2e.support;
 
+import io.sf2loki.app.demo.DemoScenario;
 import io.sf2loki.sim.loki.LokiReceiver;
 import io.sf2loki.sim.org.SimOrg;
 import io.sf2loki.sim.pubsub.SimPubSub;
@@ -9,11 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
-import java.security.interfaces.RSAPublicKey;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -51,10 +47,9 @@ public final class PubSubScenario implements AutoCloseable {
    * starts (clock, keepalives, retention, invalid replay status).
    */
   public static PubSubScenario start(Consumer<SimPubSub.Builder> pubsubOptions) throws IOException {
-    KeyPair keys = rsaKeyPair();
     Path dir = Files.createTempDirectory("sf2loki-pubsub-e2e-");
-    Files.writeString(dir.resolve("jwt.key"), pkcs8Pem(keys), StandardCharsets.US_ASCII);
-    SimOrg org = SimOrg.builder().jwtPublicKey((RSAPublicKey) keys.getPublic()).start();
+    SimOrg org =
+        SimOrg.builder().jwtPublicKey(DemoScenario.writeJwtKey(dir.resolve("jwt.key"))).start();
     SimPubSub pubsub = null;
     try {
       SimPubSub.Builder b = SimPubSub.builder().org(org);
@@ -187,22 +182,5 @@ public final class PubSubScenario implements AutoCloseable {
     } catch (IOException e) {
       // best effort: a temp directory
     }
-  }
-
-  private static KeyPair rsaKeyPair() {
-    try {
-      KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
-      g.initialize(2048);
-      return g.generateKeyPair();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static String pkcs8Pem(KeyPair keys) {
-    String b64 =
-        Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-            .encodeToString(keys.getPrivate().getEncoded());
-    return "-----BEGIN PRIVATE KEY-----\n" + b64 + "\n-----END PRIVATE KEY-----\n";
   }
 }
