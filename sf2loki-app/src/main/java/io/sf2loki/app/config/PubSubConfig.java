@@ -50,6 +50,19 @@ public record PubSubConfig(
   }
 
   /**
+   * The explicit topics that survive the filters (PS-19): {@code *} dropped, de-duplicated in
+   * order, kept iff included and not excluded. These are the topics known at build time (SRC-23
+   * overlap check, SRC-24 seed, startup banner).
+   *
+   * @return the filtered explicit topics
+   */
+  public List<String> explicitTopics() {
+    java.util.function.Predicate<String> filter = topicFilter();
+    return new java.util.LinkedHashSet<>(topics)
+        .stream().filter(t -> !t.equals("*")).filter(filter).toList();
+  }
+
+  /**
    * The compiled {@code sample} map (XF-9): the rate of the first glob, in configured order, that
    * matches the topic; 1.0 when none matches.
    *

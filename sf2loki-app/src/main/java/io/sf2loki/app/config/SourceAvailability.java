@@ -1,9 +1,7 @@
 package io.sf2loki.app.config;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /** SPEC CFG-28: a daemon configuration must have at least one source that can produce data. */
 final class SourceAvailability {
@@ -62,19 +60,6 @@ final class SourceAvailability {
 
   /** PS-19: explicit topics minus {@code *}, de-duplicated, kept iff included and not excluded. */
   static List<String> survivingTopics(PubSubConfig ps) {
-    List<Pattern> include = ps.include().stream().map(Glob::toPattern).toList();
-    List<Pattern> exclude = ps.exclude().stream().map(Glob::toPattern).toList();
-    List<String> out = new ArrayList<>();
-    for (String t : new LinkedHashSet<>(ps.topics())) {
-      if (t.equals("*")) {
-        continue;
-      }
-      boolean in = include.stream().anyMatch(p -> p.matcher(t).matches());
-      boolean ex = exclude.stream().anyMatch(p -> p.matcher(t).matches());
-      if (in && !ex) {
-        out.add(t);
-      }
-    }
-    return out;
+    return ps.explicitTopics();
   }
 }

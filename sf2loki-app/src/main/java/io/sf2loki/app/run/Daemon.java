@@ -448,6 +448,17 @@ public final class Daemon {
     readiness.addDegradation(undecodableTopics::degradation);
   }
 
+  /** The banner's topics: the explicit filtered ones (PS-19), plus {@code *} when discovering. */
+  private static List<String> pubsubBanner(
+      List<String> explicit, io.sf2loki.app.config.PubSubConfig ps) {
+    if (!ps.topics().contains("*")) {
+      return explicit;
+    }
+    List<String> out = new ArrayList<>(explicit);
+    out.add("*");
+    return out;
+  }
+
   private void logStartup(String version) {
     OrgConfig org = cfg.orgs().getFirst();
     log.atInfo()
@@ -456,7 +467,9 @@ public final class Daemon {
             "orgs", cfg.multiOrg() ? cfg.orgs().stream().map(OrgConfig::name).toList() : "single")
         .addKeyValue(
             "pubsub_topics",
-            org.sources().pubsub().enabled() ? org.sources().pubsub().topics() : List.of())
+            org.sources().pubsub().enabled()
+                ? pubsubBanner(org.sources().pubsub().explicitTopics(), org.sources().pubsub())
+                : List.of())
         .addKeyValue(
             "eventlog_objects",
             org.sources().eventlogObjects().enabled()

@@ -47,9 +47,7 @@ final class OrgOwnership implements PubSubSource.TopicOwnership {
         s.eventlogfile().enabled()
             && s.eventlogfile().eventTypes().stream().anyMatch(t -> t.name().equals("*"));
     if (s.pubsub().enabled()) {
-      s.pubsub().topics().stream()
-          .filter(t -> !t.equals("*"))
-          .forEach(t -> explicitTopics.add(OverlapGuard.ofTopic(t)));
+      s.pubsub().explicitTopics().forEach(t -> explicitTopics.add(OverlapGuard.ofTopic(t)));
     }
     if (s.eventlogObjects().enabled()) {
       s.eventlogObjects().objects().stream()

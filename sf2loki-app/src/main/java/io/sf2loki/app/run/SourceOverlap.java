@@ -13,7 +13,7 @@ final class SourceOverlap {
 
   private static List<String> topics(SourcesConfig s) {
     return s.pubsub().enabled()
-        ? s.pubsub().topics().stream().filter(t -> !t.equals("*")).toList()
+        ? s.pubsub().explicitTopics() // SRC-23: explicit *filtered* topics (PS-19)
         : List.of();
   }
 

@@ -42,4 +42,37 @@ class SourceOverlapTest {
       assertThat(out.toString(StandardCharsets.UTF_8)).contains("config check OK");
     }
   }
+
+  @Test
+  @DisplayName(
+      "SRC-23, PS-19: the overlap check looks at explicit topics after include/exclude: an"
+          + " excluded LoginEventStream does not clash with the ELF Login type (regression)")
+  void src23_filteredTopicsOnly() throws Exception {
+    Path dir = Files.createTempDirectory("sf2loki-overlap-");
+    String base =
+        "salesforce: {auth_mode: client_credentials, client_id: c, client_secret: s,"
+            + " login_url: 'https://example.my.salesforce.com'}\n"
+            + "sources:\n"
+            + "  pubsub:\n"
+            + "    topics: [/event/LoginEventStream, /event/ApiEventStream]\n"
+            + "%s"
+            + "  eventlogfile: {enabled: true, event_types: [{name: Login}]}\n"
+            + "sink: {loki: {url: 'http://loki:3100/loki/api/v1/push'}}\n";
+    Path excluded = dir.resolve("excluded.yaml");
+    Files.writeString(excluded, base.formatted("    exclude: ['*Login*']\n"));
+    Path clashing = dir.resolve("clashing.yaml");
+    Files.writeString(clashing, base.formatted(""));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    AppCommandActions actions =
+        new AppCommandActions(
+            Map.of(),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    assertThat(actions.run(excluded, true)).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(actions.run(clashing, true)).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("category 'login': pubsub=/event/LoginEventStream, eventlogfile=Login");
+  }
 }
