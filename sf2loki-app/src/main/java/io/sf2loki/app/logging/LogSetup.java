@@ -102,12 +102,27 @@ public final class LogSetup {
   }
 
   /**
+   * Routes {@code java.util.logging} (grpc-java's and netty's logger) into SLF4J, so their records
+   * come out in the configured format with the third-party floor applied (OBS-9, OBS-10) instead of
+   * as multi-line JUL text on stderr. Idempotent. The JUL root level is INFO: finer records are
+   * never created.
+   */
+  static synchronized void routeJulToSlf4j() {
+    if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
+      org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+      org.slf4j.bridge.SLF4JBridgeHandler.install();
+    }
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.INFO);
+  }
+
+  /**
    * Configures {@code ctx}: resets it, attaches one appender writing to {@code outOrNull} (or the
    * process's stdout when null), sets the root level and the third-party floors.
    */
   public static void configure(
       LoggerContext ctx, Level level, Format format, OutputStream outOrNull) {
     ctx.reset();
+    routeJulToSlf4j();
     if (ctx.getMDCAdapter() == null) {
       // a context not created by the SLF4J binding (tests) shares the binding's MDC
       ctx.setMDCAdapter(org.slf4j.MDC.getMDCAdapter());

@@ -113,4 +113,34 @@ class LogSetupTest {
     LogSetup.configure(ctx, Level.ERROR, LogSetup.Format.JSON, out);
     assertThat(ctx.getLogger("io.netty.x").getEffectiveLevel()).isEqualTo(Level.ERROR);
   }
+
+  @Test
+  @DisplayName(
+      "OBS-9, OBS-10: java.util.logging records (grpc-java, netty) are routed into SLF4J, so they"
+          + " come out in the configured format instead of multi-line JUL text on stderr")
+  void julIsRoutedToSlf4j() {
+    LogSetup.routeJulToSlf4j();
+    LoggerContext global = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
+    ch.qos.logback.classic.Logger target = global.getLogger("io.grpc.julbridge.test");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.setContext(global);
+    captured.start();
+    target.addAppender(captured);
+    try {
+      java.util.logging.Logger.getLogger("io.grpc.julbridge.test")
+          .log(
+              java.util.logging.Level.WARNING,
+              "Failed to resolve name",
+              new java.net.UnknownHostException("pubsub.example.com"));
+      java.util.logging.Logger.getLogger("io.grpc.julbridge.test").fine("too fine");
+    } finally {
+      target.detachAppender(captured);
+    }
+    assertThat(captured.list).hasSize(1);
+    assertThat(captured.list.getFirst().getLevel()).isEqualTo(Level.WARN);
+    assertThat(captured.list.getFirst().getFormattedMessage()).isEqualTo("Failed to resolve name");
+    assertThat(captured.list.getFirst().getThrowableProxy().getClassName())
+        .isEqualTo("java.net.UnknownHostException");
+  }
 }
