@@ -169,7 +169,7 @@ public final class TopicReader {
               stored.get(), settings.replayPreset(), settings.onInvalidReplay());
       log.atInfo()
           .addKeyValue("topic", topic)
-          .addKeyValue("start", position)
+          .addKeyValue("start", position.toString())
           .log("pubsub topic reader starting");
       while (!stop.isStopped()) {
         if (attempts++ > 0) {
@@ -272,7 +272,7 @@ public final class TopicReader {
               .addKeyValue("status", status.getCode())
               .addKeyValue("description", status.getDescription())
               .addKeyValue("error_code", errorCode)
-              .addKeyValue("start", position)
+              .addKeyValue("start", position.toString())
               .addKeyValue("x_client_trace_id", traceId)
               .log("pubsub subscription rejected; retrying");
       case LIKELY_CONFIGURATION_ERROR ->
@@ -286,13 +286,59 @@ public final class TopicReader {
       case RETRY ->
           log.atWarn()
               .addKeyValue("topic", topic)
+              .addKeyValue("endpoint", channel.authority())
               .addKeyValue("status", status.getCode())
-              .addKeyValue("description", status.getDescription())
+              .addKeyValue("description", firstLine(status.getDescription()))
+              .addKeyValue("error", rootCause(status.getCause()))
+              .addKeyValue("hint", transportHint(status.getCause(), status.getDescription()))
               .addKeyValue("error_code", errorCode)
               .addKeyValue("x_client_trace_id", traceId)
               .log("pubsub stream failed; reconnecting");
     }
     return backoff.pause(stop);
+  }
+
+  /** The first line of a status description (netty appends its pipeline on further lines). */
+  static String firstLine(String description) {
+    if (description == null) {
+      return "";
+    }
+    int nl = description.indexOf('\n');
+    return nl < 0 ? description : description.substring(0, nl);
+  }
+
+  /** {@code SimpleName: message} of the innermost cause, or "" without one. */
+  static String rootCause(Throwable t) {
+    if (t == null) {
+      return "";
+    }
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName()
+        + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+  }
+
+  /** A hint for the usual transport misconfigurations, or "" (PS-1). */
+  static String transportHint(Throwable t, String description) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      String n = c.getClass().getName();
+      if (n.contains("Ssl") || n.startsWith("javax.net.ssl")) {
+        return "TLS handshake failed: is the endpoint plaintext (sources.pubsub.tls: false) or"
+            + " not a Pub/Sub API endpoint?";
+      }
+      if (c instanceof java.net.UnknownHostException) {
+        return "the endpoint host does not resolve (sources.pubsub.endpoint)";
+      }
+      if (c instanceof java.net.ConnectException) {
+        return "nothing accepts connections at sources.pubsub.endpoint";
+      }
+    }
+    if (description != null && description.contains("SslHandler")) {
+      return "TLS handshake failed: is the endpoint plaintext (sources.pubsub.tls: false)?";
+    }
+    return "";
   }
 
   /** PS-15 fallback: discard the id, resubscribe with {@code on_invalid_replay}. */
@@ -451,7 +497,7 @@ public final class TopicReader {
       }
       log.atDebug()
           .addKeyValue("topic", topic)
-          .addKeyValue("start", start)
+          .addKeyValue("start", start.toString())
           .addKeyValue("x_client_trace_id", call.traceId())
           .log("pubsub subscribing");
       serverPending = n;
@@ -523,7 +569,10 @@ public final class TopicReader {
           return failed;
         }
       }
-      if (r.getEventsCount() == 0) {
+      if (r.getEventsCount() == 0 && r.getPendingNumRequested() > 0) {
+        // PS-11, guarded: only a keepalive sent while the server still held credits proves there
+        // was nothing to deliver; with zero credits outstanding the server may be withholding
+        // events, and a "latest" id then could lie ahead of them
         keepalive(r.getLatestReplayId());
       }
       if (serverPending + inFlight <= n / 2) {
@@ -648,7 +697,7 @@ public final class TopicReader {
           .addKeyValue("topic", topic)
           .addKeyValue("consecutive", count)
           .addKeyValue("cause", what)
-          .addKeyValue("position", position)
+          .addKeyValue("position", position.toString())
           .log("pubsub topic is stuck");
     }
 

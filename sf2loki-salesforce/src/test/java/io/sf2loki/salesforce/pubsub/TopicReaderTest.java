@@ -171,6 +171,23 @@ class TopicReaderTest {
 
   @Test
   @DisplayName(
+      "PS-11: a keepalive that reports zero pending credits does not move the position: the"
+          + " server may be withholding events behind its latest id (no checkpoint past them)")
+  void ps11KeepaliveWithoutCreditsIsNotAPosition() throws Exception {
+    harness().store.values.put(KEY, b64(rid(1)));
+    h.start();
+    FakePubSub.Call call = h.service.nextCall();
+    call.nextRequest();
+
+    call.send(keepalive(rid(9), 0)); // no credits left: id may be ahead of undelivered events
+    call.send(keepalive(rid(5), 100)); // credits, nothing to send: the id is a position
+    LogEntry e = h.bridge.next();
+    assertThat(e.checkpoint()).isEqualTo(token(rid(5)));
+    assertThat(h.bridge.all).hasSize(1);
+  }
+
+  @Test
+  @DisplayName(
       "PS-7/PS-11: a changed keepalive id emits a checkpoint-only entry, unchanged nothing")
   void ps7ps11Keepalives() throws Exception {
     harness().store.values.put(KEY, b64(rid(1)));
