@@ -83,6 +83,17 @@ public final class SchemaCache {
     }
   }
 
+  /**
+   * The schema of {@code schemaId} if it is already fetched and parsed, without waiting or fetching
+   * (the per-event fast path).
+   *
+   * @return the schema, or null when not cached yet (or a fetch is in flight or failed)
+   */
+  public Schema cached(String schemaId) {
+    CompletableFuture<Schema> f = schemas.get(schemaId);
+    return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+  }
+
   /** Number of cached schemas (the value behind {@code sf2loki_schema_cache_size}, PS-4). */
   public int size() {
     return (int)

@@ -298,6 +298,25 @@ public final class TopicReader {
     return backoff.pause(stop);
   }
 
+  /**
+   * A cache miss: fetches the schema inside a gRPC context that the reader's stop cancels, so a
+   * hanging {@code GetSchema} (30 s deadline) does not hold a stopping term (PS-16).
+   */
+  private Schema fetchSchema(String schemaId)
+      throws SchemaCache.SchemaFetchException, InterruptedException {
+    io.grpc.Context.CancellableContext ctx = io.grpc.Context.current().withCancellation();
+    stop.onStop(() -> ctx.cancel(null));
+    try {
+      return ctx.call(() -> schemas.get(schemaId));
+    } catch (SchemaCache.SchemaFetchException | InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new SchemaCache.SchemaFetchException("schema " + schemaId + " cannot be fetched", e);
+    } finally {
+      ctx.cancel(null);
+    }
+  }
+
   /** The first line of a status description (netty appends its pipeline on further lines). */
   static String firstLine(String description) {
     if (description == null) {
@@ -603,7 +622,10 @@ public final class TopicReader {
       String schemaId = event.getEvent().getSchemaId();
       Schema schema;
       try {
-        schema = schemas.get(schemaId);
+        schema = schemas.cached(schemaId);
+        if (schema == null) {
+          schema = fetchSchema(schemaId);
+        }
         if (schema != lastSchema) { // the cache only grows when a schema is first fetched
           metrics.schemaCacheSize.set(schemas.size());
           lastSchema = schema;

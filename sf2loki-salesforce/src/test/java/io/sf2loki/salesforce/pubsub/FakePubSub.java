@@ -43,6 +43,11 @@ final class FakePubSub extends PubSubGrpc.PubSubImplBase {
   final List<Metadata> schemaHeaders = new CopyOnWriteArrayList<>();
   volatile Status schemaFailure;
 
+  /** When true, GetSchema never answers (a hanging call); each request counts down below. */
+  volatile boolean schemaHangs;
+
+  final java.util.concurrent.Semaphore schemaRequests = new java.util.concurrent.Semaphore(0);
+
   /** Captures request headers into the context. */
   static ServerInterceptor headerCapture() {
     return new ServerInterceptor() {
@@ -73,6 +78,10 @@ final class FakePubSub extends PubSubGrpc.PubSubImplBase {
   @Override
   public void getSchema(SchemaRequest request, StreamObserver<SchemaInfo> responses) {
     schemaHeaders.add(HEADERS.get());
+    schemaRequests.release();
+    if (schemaHangs) {
+      return; // never answers
+    }
     Status failure = schemaFailure;
     if (failure != null) {
       responses.onError(failure.asRuntimeException());

@@ -74,6 +74,10 @@ final class ReaderHarness implements AutoCloseable {
   }
 
   ReaderHarness(DiscardedReplayIds discarded) throws IOException {
+    this(discarded, Duration.ofSeconds(5));
+  }
+
+  ReaderHarness(DiscardedReplayIds discarded, Duration schemaDeadline) throws IOException {
     this.discarded = discarded;
     String name = InProcessServerBuilder.generateName();
     server =
@@ -82,7 +86,7 @@ final class ReaderHarness implements AutoCloseable {
             .build()
             .start();
     channel = InProcessChannelBuilder.forName(name).build();
-    schemas = new SchemaCache(new GrpcSchemaFetcher(channel, credentials, Duration.ofSeconds(5)));
+    schemas = new SchemaCache(new GrpcSchemaFetcher(channel, credentials, schemaDeadline));
     service.schemas.put(SCHEMA_ID, resource("LoginEventStream.reconstructed.avsc"));
   }
 

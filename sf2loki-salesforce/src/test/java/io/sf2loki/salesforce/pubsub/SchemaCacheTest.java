@@ -29,8 +29,10 @@ class SchemaCacheTest {
               return recordJson("S_" + id);
             });
 
+    assertThat(cache.cached("a")).isNull();
     Schema a = cache.get("a");
     assertThat(cache.get("a")).isSameAs(a);
+    assertThat(cache.cached("a")).isSameAs(a);
     assertThat(cache.get("b").getName()).isEqualTo("S_b");
     assertThat(fetches).hasValue(2);
     assertThat(cache.size()).isEqualTo(2);

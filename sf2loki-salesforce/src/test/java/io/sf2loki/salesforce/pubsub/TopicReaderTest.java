@@ -171,6 +171,24 @@ class TopicReaderTest {
 
   @Test
   @DisplayName(
+      "PS-16, SRC-25: a stop while GetSchema hangs cancels the call; the reader returns without"
+          + " waiting for the schema deadline (regression)")
+  void ps16StopCancelsAHangingSchemaFetch() throws Exception {
+    h = new ReaderHarness(new DiscardedReplayIds(), Duration.ofMinutes(10));
+    h.service.schemaHangs = true;
+    h.start();
+    FakePubSub.Call call = h.service.nextCall();
+    call.nextRequest();
+    call.send(events(99, event(rid(2), loginPayload())));
+    assertThat(h.service.schemaRequests.tryAcquire(5, java.util.concurrent.TimeUnit.SECONDS))
+        .isTrue();
+
+    h.stopReader(); // asserts the reader thread returned within the harness wait
+    assertThat(h.schemas.cached(ReaderHarness.SCHEMA_ID)).isNull();
+  }
+
+  @Test
+  @DisplayName(
       "PS-11: a keepalive that reports zero pending credits does not move the position: the"
           + " server may be withholding events behind its latest id (no checkpoint past them)")
   void ps11KeepaliveWithoutCreditsIsNotAPosition() throws Exception {
