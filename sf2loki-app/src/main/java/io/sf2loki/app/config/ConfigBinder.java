@@ -447,6 +447,19 @@ final class ConfigBinder {
     }
     long bridgeMax = s.integer("bridge_max_bytes", 134_217_728L);
     nonNegative(s, "bridge_max_bytes", bridgeMax);
+    List<String> topics = s.stringList("topics", List.of());
+    if (emitWarnings) {
+      for (String t : topics) {
+        if (!t.equals("*") && !t.startsWith("/event/") && !t.startsWith("/data/")) {
+          warnings.add(
+              orgPrefix
+                  + "sources.pubsub.topics: '"
+                  + t
+                  + "' does not start with /event/ or /data/; Salesforce topic names do"
+                  + " (e.g. /event/LoginEventStream, /data/AccountChangeEvent)");
+        }
+      }
+    }
     return new PubSubConfig(
         s.bool("enabled", true),
         endpoint,
@@ -462,7 +475,7 @@ final class ConfigBinder {
             PubSubConfig.InvalidReplayPreset.values(),
             PubSubConfig.InvalidReplayPreset.EARLIEST,
             false),
-        s.stringList("topics", List.of()),
+        topics,
         s.stringList("include", List.of("*")),
         s.stringList("exclude", List.of()),
         s.duration("rediscovery_interval", Duration.ofHours(1)),

@@ -379,6 +379,19 @@ class ConfigValidationTest {
     assertThat(load(dir, local).warnings()).isEmpty();
   }
 
+  @Test
+  @DisplayName("PS-19: a topic name without /event/ or /data/ loads but warns once")
+  void topicWithoutPrefixWarns() {
+    String yaml =
+        MINIMAL.replace(
+            "topics: [/event/LoginEventStream]",
+            "topics: [LoginEventStream, /data/AccountChangeEvent, '*']");
+    Sf2lokiConfig cfg = load(dir, yaml);
+    assertThat(cfg.warnings())
+        .singleElement()
+        .satisfies(w -> assertThat(w).contains("'LoginEventStream'").contains("/event/"));
+  }
+
   // ---- CFG-28 ----
 
   @Test

@@ -136,8 +136,11 @@ public final class PubSubChannels implements AutoCloseable {
       }
       ch = build(s);
       channels.put(org, ch);
-      log.atInfo()
-          .addKeyValue("org", org)
+      var event = log.atInfo();
+      if (!org.isEmpty()) { // "" is the single-org (legacy) mode
+        event = event.addKeyValue("org", org);
+      }
+      event
           .addKeyValue("endpoint", s.endpoint())
           .addKeyValue("tls", s.tls())
           .log("pubsub channel created");
