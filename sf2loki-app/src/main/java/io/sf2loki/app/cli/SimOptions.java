@@ -38,15 +38,30 @@ public record SimOptions(
   public enum FaultProfile {
     /** No faults. */
     NONE,
-    /** Access tokens expire after a minute: 401 on REST, UNAUTHENTICATED on Pub/Sub. */
+    /**
+     * Access tokens expire a minute after issue: 401 {@code INVALID_SESSION_ID} on REST, {@code
+     * UNAUTHENTICATED} on Pub/Sub (open streams end when they next act).
+     */
     AUTH_EXPIRY,
-    /** Every tenth REST call answers 403 REQUEST_LIMIT_EXCEEDED. */
+    /**
+     * Every 30 s, the next REST SOQL query answers 403 {@code REQUEST_LIMIT_EXCEEDED} (REST SOQL
+     * only: Pub/Sub and EventLogFile downloads are not affected).
+     */
     RATE_LIMIT,
-    /** Every tenth REST call answers 503; Pub/Sub streams drop with UNAVAILABLE now and then. */
+    /**
+     * Every 30 s, the next REST SOQL query answers 503 and every open Pub/Sub stream ends with
+     * {@code UNAVAILABLE}.
+     */
     SERVER_ERRORS,
-    /** Pub/Sub streams go silent (no events, no keepalives) now and then. */
+    /**
+     * Every 10 minutes (first after 30 s) the first Pub/Sub topic goes silent (no events, no
+     * keepalives) for 330 s, longer than the client's 300 s watchdog (PS-8).
+     */
     STREAM_STALLS,
-    /** Every stored replay id is rejected once with {@code replayid.corrupted}. */
+    /**
+     * Every 30 s, open Pub/Sub streams end with {@code UNAVAILABLE} and their resubscription is
+     * refused with {@code INVALID_ARGUMENT} and {@code replayid.corrupted} (PS-15).
+     */
     REPLAYID_CORRUPTED;
 
     /** The CLI spelling, e.g. {@code auth-expiry}. */

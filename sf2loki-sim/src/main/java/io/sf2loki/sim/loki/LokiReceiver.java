@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +44,9 @@ import org.slf4j.LoggerFactory;
  * Zero streams answer 422. Success answers 204. Within one stream an entry with the same nanosecond
  * timestamp and line as a stored one is dropped (Loki's duplicate collapse).
  *
+ * <p>By default every stored entry and every request is kept for assertions; {@link
+ * Builder#maxHistory(int)} bounds both for long runs ({@code sf2loki sim}), dropping the oldest.
+ *
  * <p>{@code GET /ready} answers 200 {@code ready}. Thread-safe; {@link #close()} stops everything.
  */
 public final class LokiReceiver implements AutoCloseable {
@@ -59,6 +64,7 @@ public final class LokiReceiver implements AutoCloseable {
   private final Duration outOfOrderWindow;
   private final InstantSource clock;
   private final boolean ingesterErrors;
+  private final int maxHistory;
 
   /** Go's {@code time.RFC3339} layout for UTC: whole seconds, {@code Z}. */
   private static final java.time.format.DateTimeFormatter RFC3339 =
@@ -71,11 +77,16 @@ public final class LokiReceiver implements AutoCloseable {
   private static final int MAX_LISTED_INGESTER_ERRORS = 10;
 
   private final Map<Map<String, String>, StreamStore> streams = new LinkedHashMap<>();
-  private final List<RecordedRequest> requests = new ArrayList<>();
+  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
+  // with maxHistory: the stream of every retained entry, oldest first
+  private final Deque<StreamStore> arrivalOrder = new ArrayDeque<>();
+  private long requestCount;
+  private long acceptedEntries;
+  private long retainedEntries;
   private long duplicatesDropped;
 
   private static final class StreamStore {
-    final List<ReceivedEntry> entries = new ArrayList<>();
+    final Deque<ReceivedEntry> entries = new ArrayDeque<>();
     final Set<Key> keys = new HashSet<>();
     Instant newest;
   }
@@ -92,6 +103,7 @@ public final class LokiReceiver implements AutoCloseable {
     this.outOfOrderWindow = b.outOfOrderWindow;
     this.clock = b.clock;
     this.ingesterErrors = b.ingesterErrors;
+    this.maxHistory = b.maxHistory;
     this.server =
         new LoopbackServer(
             b.port,
@@ -133,22 +145,34 @@ public final class LokiReceiver implements AutoCloseable {
     return faults;
   }
 
-  /** Push requests received (every status). */
+  /**
+   * Push requests received (every status) since start or {@link #reset()}, including those no
+   * longer kept by {@link Builder#maxHistory(int)}.
+   */
   public synchronized int requestCount() {
-    return requests.size();
+    return (int) Math.min(Integer.MAX_VALUE, requestCount);
   }
 
-  /** Every push request received, in arrival order. */
+  /**
+   * The push requests kept, in arrival order: every one, or the newest {@link
+   * Builder#maxHistory(int)}.
+   */
   public synchronized List<RecordedRequest> requests() {
     return List.copyOf(requests);
   }
 
-  /** The label sets of every stream holding at least one entry, in first-seen order. */
+  /** The label sets of every stream holding at least one kept entry, in first-seen order. */
   public synchronized List<Map<String, String>> streams() {
-    return streams.keySet().stream().toList();
+    return streams.entrySet().stream()
+        .filter(e -> !e.getValue().entries.isEmpty())
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
-  /** Every stored entry, in arrival order per stream, streams in first-seen order. */
+  /**
+   * Every kept entry (all, or the newest {@link Builder#maxHistory(int)}), in arrival order per
+   * stream, streams in first-seen order.
+   */
   public synchronized List<ReceivedEntry> entries() {
     return streams.values().stream().flatMap(s -> s.entries.stream()).toList();
   }
@@ -167,9 +191,17 @@ public final class LokiReceiver implements AutoCloseable {
     return out;
   }
 
-  /** Number of stored entries (after duplicate collapse). */
+  /**
+   * Number of entries stored (after duplicate collapse) since start or {@link #reset()}, including
+   * those no longer kept by {@link Builder#maxHistory(int)}.
+   */
   public synchronized long totalEntries() {
-    return streams.values().stream().mapToLong(s -> s.entries.size()).sum();
+    return acceptedEntries;
+  }
+
+  /** Number of entries kept now ({@link #totalEntries()} without a history bound). */
+  public synchronized long retainedEntries() {
+    return retainedEntries;
   }
 
   /** Entries dropped as exact duplicates (same stream, nanosecond timestamp and line). */
@@ -181,6 +213,10 @@ public final class LokiReceiver implements AutoCloseable {
   public synchronized void reset() {
     streams.clear();
     requests.clear();
+    arrivalOrder.clear();
+    requestCount = 0;
+    acceptedEntries = 0;
+    retainedEntries = 0;
     duplicatesDropped = 0;
   }
 
@@ -350,6 +386,17 @@ public final class LokiReceiver implements AutoCloseable {
             continue;
           }
           st.entries.add(new ReceivedEntry(key, e.timestamp(), e.line(), e.structuredMetadata()));
+          acceptedEntries++;
+          retainedEntries++;
+          if (maxHistory > 0) {
+            arrivalOrder.addLast(st);
+            while (retainedEntries > maxHistory) {
+              StreamStore oldest = arrivalOrder.pollFirst();
+              ReceivedEntry gone = oldest.entries.pollFirst();
+              oldest.keys.remove(new Key(gone.timestamp(), gone.line()));
+              retainedEntries--;
+            }
+          }
           if (st.newest == null || e.timestamp().isAfter(st.newest)) {
             st.newest = e.timestamp();
           }
@@ -464,7 +511,11 @@ public final class LokiReceiver implements AutoCloseable {
       Duration retryAfter)
       throws IOException {
     synchronized (this) {
-      requests.add(new RecordedRequest(Map.copyOf(headers), bodyBytes, status, text));
+      requests.addLast(new RecordedRequest(Map.copyOf(headers), bodyBytes, status, text));
+      requestCount++;
+      if (maxHistory > 0 && requests.size() > maxHistory) {
+        requests.pollFirst();
+      }
     }
     if (retryAfter != null) {
       ex.getResponseHeaders().set("Retry-After", Long.toString(retryAfter.toSeconds()));
@@ -502,6 +553,7 @@ public final class LokiReceiver implements AutoCloseable {
     private boolean ingesterErrors;
     private int handlerThreads = 8;
     private int port;
+    private int maxHistory;
 
     private Builder() {}
 
@@ -570,6 +622,23 @@ public final class LokiReceiver implements AutoCloseable {
     /** Maximum concurrent requests (virtual threads; default 8). */
     public Builder handlerThreads(int n) {
       this.handlerThreads = LoopbackServer.requireHandlerThreads(n);
+      return this;
+    }
+
+    /**
+     * Keep at most {@code n} stored entries (over all streams) and {@code n} recorded requests,
+     * dropping the oldest; counters ({@link LokiReceiver#totalEntries()}, {@link
+     * LokiReceiver#requestCount()}) keep counting, the out-of-order window still uses each stream's
+     * newest timestamp, and a dropped entry no longer collapses a duplicate. Default 0 = keep
+     * everything.
+     *
+     * @throws IllegalArgumentException when {@code n} is negative
+     */
+    public Builder maxHistory(int n) {
+      if (n < 0) {
+        throw new IllegalArgumentException("maxHistory must be >= 0");
+      }
+      this.maxHistory = n;
       return this;
     }
 

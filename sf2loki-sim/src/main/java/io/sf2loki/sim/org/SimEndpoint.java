@@ -15,7 +15,9 @@ public enum SimEndpoint {
   /** {@code GET /services/data/v{api}/query/<locator>-<offset>} (the {@code nextRecordsUrl}). */
   QUERY_MORE("queryMore"),
   /** {@code GET /services/data/v{api}/sobjects/EventLogFile/<Id>/LogFile} (ELF-8). */
-  LOGFILE("logfile");
+  LOGFILE("logfile"),
+  /** {@code GET /services/data/v{api}/sobjects/}: describe global (PS-20 topic discovery). */
+  SOBJECTS("sobjects");
 
   private final String key;
 

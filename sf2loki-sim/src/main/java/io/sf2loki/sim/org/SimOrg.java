@@ -67,6 +67,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /services/data/v{api}/sobjects/EventLogFile/<Id>/LogFile} (ELF-8): {@code
  *       text/csv}, gzip-encoded when the request sends {@code Accept-Encoding: gzip} (ELF-16),
  *       streamed from the file's {@link LogFileBody}.
+ *   <li>{@code GET /services/data/v{api}/sobjects/} (describe global, used by PS-20 topic
+ *       discovery): {@code {"encoding":"UTF-8","maxBatchSize":200,"sobjects":[{"name":..,
+ *       "label":..,"keyPrefix":..,"queryable":..,"urls":{..}},..]}} listing {@link
+ *       Builder#sobjects(List)} (default {@link #DEFAULT_SOBJECTS}).
  * </ul>
  *
  * Every data call needs {@code Authorization: Bearer <token>} (401 {@code INVALID_SESSION_ID}
@@ -81,6 +85,25 @@ public final class SimOrg implements AutoCloseable {
   static final DateTimeFormatter SF_DATETIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSxx", Locale.ROOT)
           .withZone(ZoneOffset.UTC);
+
+  /**
+   * The sObjects of the describe global by default: a few ordinary objects and the Real-Time Event
+   * Monitoring objects the simulated Pub/Sub API serves ({@code LoginEventStream}, {@code
+   * ApiEventStream}; {@code ApiAnomalyEvent} is listed too but, not ending in {@code EventStream},
+   * is not discovered by PS-20).
+   */
+  public static final List<String> DEFAULT_SOBJECTS =
+      List.of(
+          "Account",
+          "ApiAnomalyEvent",
+          "ApiEventStream",
+          "Contact",
+          "EventLogFile",
+          "LoginEventStream");
+
+  private static final Map<String, String> KEY_PREFIXES =
+      Map.of("Account", "001", "Contact", "003", "EventLogFile", "0AT");
+
   private static final String JWT_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
   private static final Pattern QUERY_MORE = Pattern.compile("^([0-9A-Za-z]+)-(\\d{1,9})$");
   private static final Pattern LOGFILE =
@@ -100,6 +123,7 @@ public final class SimOrg implements AutoCloseable {
   private final Duration maxFaultDelay;
   private final long apiMax;
   private final boolean hourlyAvailable;
+  private final List<String> sobjects;
 
   private final LoopbackServer server;
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -142,6 +166,7 @@ public final class SimOrg implements AutoCloseable {
     this.maxFaultDelay = b.maxFaultDelay;
     this.apiMax = b.apiMax;
     this.hourlyAvailable = b.hourlyAvailable;
+    this.sobjects = b.sobjects;
     this.objectStore = new SimObjectStore(b.clock, b.apiVersion);
     this.objectQueries = new ObjectQueryEndpoint(objectStore);
     this.jwt =
@@ -211,7 +236,10 @@ public final class SimOrg implements AutoCloseable {
     return calls.get(endpoint).get();
   }
 
-  /** {@link #callCount(SimEndpoint)} by short name: token, userinfo, query, queryMore, logfile. */
+  /**
+   * {@link #callCount(SimEndpoint)} by short name: token, userinfo, query, queryMore, logfile,
+   * sobjects.
+   */
   public long callCount(String endpoint) {
     return callCount(SimEndpoint.of(endpoint));
   }
@@ -426,6 +454,11 @@ public final class SimOrg implements AutoCloseable {
           return;
         }
         queryMore(ex, rest.substring("query/".length()));
+      } else if (rest.equals("sobjects") || rest.equals("sobjects/")) {
+        if (count(ex, SimEndpoint.SOBJECTS, "GET", null) == Next.STOP || !authorised(ex)) {
+          return;
+        }
+        describeGlobal(ex);
       } else if (lf.matches()) {
         Next next = count(ex, SimEndpoint.LOGFILE, "GET", lf.group(1));
         if (next == Next.STOP || !authorised(ex)) {
@@ -592,6 +625,44 @@ public final class SimOrg implements AutoCloseable {
     urls.put("sobjects", baseUrl + "/services/data/v{version}/sobjects/");
     urls.put("custom_domain", baseUrl);
     body.put("urls", urls);
+    sendJson(ex, 200, body);
+  }
+
+  // ---------------------------------------------------------------- describe global
+
+  private void describeGlobal(HttpExchange ex) throws IOException {
+    String base = "/services/data/v" + apiVersion + "/sobjects/";
+    List<Map<String, Object>> list = new ArrayList<>(sobjects.size());
+    for (String name : sobjects) {
+      boolean stream = name.endsWith("Event") || name.endsWith("EventStream"); // platform events
+      String label = name.replaceAll("(?<=[a-z])(?=[A-Z])", " ");
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("activateable", false);
+      o.put("createable", !stream);
+      o.put("custom", name.endsWith("__c") || name.endsWith("__e"));
+      o.put("customSetting", false);
+      o.put("deletable", !stream);
+      o.put("keyPrefix", KEY_PREFIXES.get(name));
+      o.put("label", label);
+      o.put("labelPlural", label + "s");
+      o.put("layoutable", !stream);
+      o.put("name", name);
+      o.put("queryable", !stream);
+      o.put("retrieveable", !stream);
+      o.put("searchable", !stream);
+      o.put("triggerable", !stream);
+      o.put("updateable", !stream);
+      Map<String, Object> urls = new LinkedHashMap<>();
+      urls.put("sobject", base + name);
+      urls.put("describe", base + name + "/describe");
+      urls.put("rowTemplate", base + name + "/{ID}");
+      o.put("urls", urls);
+      list.add(o);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("encoding", "UTF-8");
+    body.put("maxBatchSize", 200);
+    body.put("sobjects", list);
     sendJson(ex, 200, body);
   }
 
@@ -851,6 +922,7 @@ public final class SimOrg implements AutoCloseable {
     private boolean hourlyAvailable = true;
     private int handlerThreads = 16;
     private int port;
+    private List<String> sobjects = DEFAULT_SOBJECTS;
 
     private Builder() {}
 
@@ -967,6 +1039,15 @@ public final class SimOrg implements AutoCloseable {
     /** Port to bind on 127.0.0.1 (default 0 = ephemeral). */
     public Builder port(int port) {
       this.port = port;
+      return this;
+    }
+
+    /**
+     * The sObject names the describe global ({@code GET /sobjects/}) lists, in this order (default
+     * {@link SimOrg#DEFAULT_SOBJECTS}).
+     */
+    public Builder sobjects(List<String> names) {
+      this.sobjects = List.copyOf(names);
       return this;
     }
 

@@ -9,11 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToIntBiFunction;
 
 /**
  * Faults queued per topic of one {@link SimPubSub}. Thread-safe; mutate at any time. Queued faults
- * are consumed by the next {@code Subscribe} calls of the topic in the order they were added. For
- * an undecodable event use {@link SimPubSub#publishPoison(String)}.
+ * are consumed by the next {@code Subscribe} calls of the topic in the order they were added;
+ * {@link #dropOpenStreams(String, Status.Code)} and {@link #silence(String)} act on the calls
+ * already open. For an undecodable event use {@link SimPubSub#publishPoison(String)}.
  */
 public final class PubSubFaults {
   private final Map<String, Deque<SubscribeFailure>> failures = new HashMap<>();
@@ -21,6 +23,7 @@ public final class PubSubFaults {
   private final Map<String, Deque<Status.Code>> schemaFailures = new HashMap<>();
   private final Set<String> silent = new HashSet<>();
   private final Runnable onUnsilence;
+  private final ToIntBiFunction<String, Status.Code> dropper;
 
   /**
    * A refused subscription.
@@ -38,8 +41,9 @@ public final class PubSubFaults {
    */
   public record StreamEnd(int events, Status.Code code) {}
 
-  PubSubFaults(Runnable onUnsilence) {
+  PubSubFaults(Runnable onUnsilence, ToIntBiFunction<String, Status.Code> dropper) {
     this.onUnsilence = onUnsilence;
+    this.dropper = dropper;
   }
 
   /**
@@ -96,6 +100,20 @@ public final class PubSubFaults {
         .computeIfAbsent(Objects.requireNonNull(schemaId), t -> new ArrayDeque<>())
         .add(Objects.requireNonNull(code));
     return this;
+  }
+
+  /**
+   * Ends every {@code Subscribe} call of {@code topic} that is open now (it has sent its first
+   * {@code FetchRequest}) with status {@code code} and no trailer, or completes it cleanly when
+   * {@code code} is {@code OK}. Calls opened later are not affected; combine with {@link
+   * #failNextSubscribe(String, Status.Code, String)} (queued first) to refuse the client's
+   * resubscription.
+   *
+   * @return the number of calls ended (0 when none was open)
+   */
+  public int dropOpenStreams(String topic, Status.Code code) {
+    // not synchronized: the streams take their own locks and then read this schedule
+    return dropper.applyAsInt(Objects.requireNonNull(topic), Objects.requireNonNull(code));
   }
 
   /**

@@ -151,7 +151,7 @@ public final class SimPubSub implements AutoCloseable {
   private final String orgId;
   private final String instanceUrl;
   private final EventGenerator generator;
-  private final PubSubFaults faults = new PubSubFaults(this::drainAll);
+  private final PubSubFaults faults = new PubSubFaults(this::drainAll, this::dropOpen);
   private final Map<String, SimTopic> topics = new LinkedHashMap<>(); // guarded by itself
   private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
   private final Map<String, String> schemaJson = new ConcurrentHashMap<>();
@@ -198,8 +198,11 @@ public final class SimPubSub implements AutoCloseable {
                 .start();
       }
       if (b.inProcessName != null) {
-        inproc =
-            InProcessServerBuilder.forName(b.inProcessName).addService(service).build().start();
+        InProcessServerBuilder ib = InProcessServerBuilder.forName(b.inProcessName);
+        if (b.directExecutor) {
+          ib.directExecutor();
+        }
+        inproc = ib.addService(service).build().start();
       }
     } catch (IOException | RuntimeException e) {
       if (net != null) {
@@ -222,10 +225,11 @@ public final class SimPubSub implements AutoCloseable {
     if (b.org != null) {
       b.org.onTokensRevoked(this::checkTokens);
     }
-    log.atInfo()
-        .addKeyValue("port", netty == null ? -1 : netty.getPort())
-        .addKeyValue("in_process", inProcessName)
-        .log("sim pubsub started");
+    var started = log.atInfo().addKeyValue("port", netty == null ? -1 : netty.getPort());
+    if (inProcessName != null) {
+      started = started.addKeyValue("in_process", inProcessName);
+    }
+    started.log("sim pubsub started");
   }
 
   /**
@@ -419,6 +423,18 @@ public final class SimPubSub implements AutoCloseable {
     return subs.size();
   }
 
+  /** Open {@code Subscribe} streams of {@code topic} (those that have sent a first request). */
+  public int openStreams(String topic) {
+    SimTopic t = requireTopic(topic);
+    int n = 0;
+    for (Subscription s : subs) {
+      if (s.topic == t) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /**
    * Sends due keepalives and delivers owed events on every open stream, ending streams whose token
    * is no longer valid. Called by the background ticker; tests using {@link
@@ -553,6 +569,25 @@ public final class SimPubSub implements AutoCloseable {
         s.drain();
       }
     }
+  }
+
+  /** {@link PubSubFaults#dropOpenStreams(String, Status.Code)}. */
+  private int dropOpen(String topic, Status.Code code) {
+    SimTopic t = requireTopic(topic);
+    int n = 0;
+    for (Subscription s : subs) {
+      if (s.topic == t && s.endNow(code)) {
+        n++;
+      }
+    }
+    if (n > 0) {
+      log.atInfo()
+          .addKeyValue("topic", topic)
+          .addKeyValue("status", code.name())
+          .addKeyValue("streams", n)
+          .log("sim pubsub dropped open streams");
+    }
+    return n;
   }
 
   private void drainAll() {
@@ -812,6 +847,16 @@ public final class SimPubSub implements AutoCloseable {
 
     synchronized void drain() {
       drainLocked();
+    }
+
+    /** Ends the call now with {@code code} (OK = clean completion); false if already ended. */
+    synchronized boolean endNow(Status.Code code) {
+      if (done) {
+        return false;
+      }
+      dropCode = code;
+      endStream();
+      return true;
     }
 
     private void drainLocked() {

@@ -194,6 +194,45 @@ class LokiReceiverTest {
   }
 
   @Test
+  @DisplayName(
+      "FEAT-18: maxHistory keeps the newest N entries and requests; the counters keep counting")
+  void historyCap() throws Exception {
+    try (LokiReceiver capped = LokiReceiver.builder().maxHistory(3).start()) {
+      loki.close();
+      loki = capped;
+      postProto(proto("{job=\"x\"}", entry(1, 0, "a"), entry(2, 0, "b")));
+      postProto(proto("{job=\"y\"}", entry(3, 0, "c")));
+      postProto(proto("{job=\"x\"}", entry(4, 0, "d"), entry(5, 0, "e")));
+      postProto(proto("{job=\"z\"}", entry(6, 0, "f")));
+
+      assertThat(capped.totalEntries()).isEqualTo(6);
+      assertThat(capped.retainedEntries()).isEqualTo(3);
+      assertThat(capped.entries()).extracting(ReceivedEntry::line).containsExactly("d", "e", "f");
+      assertThat(capped.streams())
+          .containsExactly(Map.of("job", "x"), Map.of("job", "z")); // y has nothing left
+      assertThat(capped.requestCount()).isEqualTo(4);
+      assertThat(capped.requests()).hasSize(3);
+
+      // a dropped entry no longer collapses a duplicate; a kept one still does
+      postProto(proto("{job=\"x\"}", entry(1, 0, "a"), entry(5, 0, "e")));
+      assertThat(capped.duplicatesDropped()).isEqualTo(1);
+      assertThat(capped.entries()).extracting(ReceivedEntry::line).containsExactly("e", "a", "f");
+      assertThat(capped.totalEntries()).isEqualTo(7);
+    }
+  }
+
+  @Test
+  @DisplayName("FEAT-18: without maxHistory every entry and request is kept")
+  void historyUnboundedByDefault() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      postProto(proto("{job=\"x\"}", entry(i, 0, "l" + i)));
+    }
+    assertThat(loki.entries()).hasSize(5);
+    assertThat(loki.retainedEntries()).isEqualTo(5);
+    assertThat(loki.requests()).hasSize(5);
+  }
+
+  @Test
   @DisplayName("SINK-9: 429 with Retry-After and 5xx faults for N requests, then recovery")
   void faults() throws Exception {
     loki.faults()

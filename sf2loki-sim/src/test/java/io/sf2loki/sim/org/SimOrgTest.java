@@ -234,6 +234,57 @@ class SimOrgTest {
   }
 
   @Test
+  @DisplayName(
+      "PS-20, FEAT-18: GET /sobjects/ lists ordinary objects and the served EventStream objects,"
+          + " needs a valid token and is counted")
+  void describeGlobal() throws Exception {
+    String token = org.issueToken();
+    HttpResponse<String> r = get("/services/data/v60.0/sobjects/", token);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.get("encoding").asText()).isEqualTo("UTF-8");
+    assertThat(body.get("maxBatchSize").asInt()).isEqualTo(200);
+    List<String> names = new ArrayList<>();
+    body.get("sobjects").forEach(o -> names.add(o.get("name").asText()));
+    assertThat(names)
+        .contains("Account", "Contact", "EventLogFile", "LoginEventStream", "ApiEventStream");
+    assertThat(names.stream().filter(n -> n.endsWith("EventStream")))
+        .containsExactlyInAnyOrder("LoginEventStream", "ApiEventStream");
+    JsonNode account = body.get("sobjects").get(names.indexOf("Account"));
+    assertThat(account.get("keyPrefix").asText()).isEqualTo("001");
+    assertThat(account.get("urls").get("sobject").asText())
+        .isEqualTo("/services/data/v60.0/sobjects/Account");
+    assertThat(get("/services/data/v60.0/sobjects", token).statusCode()).isEqualTo(200);
+
+    HttpResponse<String> unauthorised = get("/services/data/v60.0/sobjects/", "garbage");
+    assertThat(unauthorised.statusCode()).isEqualTo(401);
+    assertThat(unauthorised.body()).contains("INVALID_SESSION_ID");
+    assertThat(org.callCount(SimEndpoint.SOBJECTS)).isEqualTo(3);
+    assertThat(org.callCount("sobjects")).isEqualTo(3);
+
+    org.faults().add(SimEndpoint.SOBJECTS, Fault.status(503));
+    assertThat(get("/services/data/v60.0/sobjects/", token).statusCode()).isEqualTo(503);
+  }
+
+  @Test
+  @DisplayName("PS-20: the describe global lists the configured sObjects")
+  void describeGlobalConfigured() throws Exception {
+    try (SimOrg o = SimOrg.builder().sobjects(List.of("Foo__e", "BarEventStream")).start()) {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(o.instanceUrl() + "/services/data/v60.0/sobjects/"))
+                  .header("Authorization", "Bearer " + o.issueToken())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      List<String> names = new ArrayList<>();
+      JSON.readTree(r.body()).get("sobjects").forEach(n -> names.add(n.get("name").asText()));
+      assertThat(names).containsExactly("Foo__e", "BarEventStream");
+    }
+  }
+
+  @Test
   @DisplayName("AUTH-2: tokens expire after the configured TTL on the injected clock")
   void tokenTtl() throws Exception {
     Instant[] now = {NOW};

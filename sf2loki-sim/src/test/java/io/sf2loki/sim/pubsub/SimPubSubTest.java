@@ -319,6 +319,65 @@ class SimPubSubTest {
   }
 
   @Test
+  @DisplayName(
+      "PS-14, FEAT-18: dropOpenStreams ends the open calls of a topic now; other topics and"
+          + " later calls are untouched")
+  void dropOpenStreamsEndsLiveCalls() throws Exception {
+    start(b -> {});
+    TestStream a = subscribe(LOGIN).first(ReplayPreset.LATEST, null, 5);
+    TestStream b = subscribe(LOGIN).first(ReplayPreset.LATEST, null, 5);
+    TestStream other = subscribe(SimPubSub.API_TOPIC).first(ReplayPreset.LATEST, null, 5);
+    assertThat(sim.openStreams(LOGIN)).isEqualTo(2);
+
+    assertThat(sim.faults().dropOpenStreams(LOGIN, Status.Code.UNAVAILABLE)).isEqualTo(2);
+    assertThat(a.awaitEnd().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(b.awaitEnd().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(a.errorCode()).isNull();
+    assertThat(other.end).isNotDone();
+    assertThat(sim.openStreams(LOGIN)).isZero();
+    assertThat(sim.faults().dropOpenStreams(LOGIN, Status.Code.UNAVAILABLE)).isZero();
+
+    sim.publish(LOGIN, 1);
+    TestStream later = subscribe(LOGIN).first(ReplayPreset.EARLIEST, null, 5);
+    assertThat(later.next().getEventsCount()).isEqualTo(1);
+    assertThat(sim.faults().dropOpenStreams(SimPubSub.API_TOPIC, Status.Code.OK)).isEqualTo(1);
+    assertThat(other.awaitEnd().getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  @Test
+  @DisplayName(
+      "PS-15, FEAT-18: a queued replayid.corrupted refusal plus a live drop makes the resubscribe"
+          + " with the stored id fail with the trailer")
+  void dropThenCorruptedResubscribe() throws Exception {
+    start(b -> {});
+    List<PublishedEvent> published = sim.publish(LOGIN, 2);
+    TestStream s = subscribe(LOGIN).first(ReplayPreset.EARLIEST, null, 5);
+    assertThat(TestStream.events(s.nextEvents(2))).hasSize(2);
+    sim.faults()
+        .failNextSubscribe(LOGIN, Status.Code.INVALID_ARGUMENT, SimPubSub.REPLAY_CORRUPTED)
+        .dropOpenStreams(LOGIN, Status.Code.UNAVAILABLE);
+    assertThat(s.awaitEnd().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+
+    TestStream resumed =
+        subscribe(LOGIN).first(ReplayPreset.CUSTOM, published.get(1).replayId(), 5);
+    assertThat(resumed.awaitEnd().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(resumed.errorCode()).isEqualTo(SimPubSub.REPLAY_CORRUPTED);
+  }
+
+  @Test
+  @DisplayName("FEAT-18: with a short retention the stored events stay bounded by rate x retention")
+  void retentionBoundsMemory() throws Exception {
+    start(b -> b.retention(Duration.ofMinutes(1)));
+    for (int second = 0; second < 300; second++) { // 5 minutes at 5 events/s
+      sim.publish(LOGIN, 5);
+      time.advance(Duration.ofSeconds(1));
+      assertThat(sim.retained(LOGIN).size()).isLessThanOrEqualTo(60 * 5);
+    }
+    assertThat(sim.retained(LOGIN)).hasSize(60 * 5); // published in the last 60 s only
+    assertThat(sim.stats(LOGIN).delivered()).isZero();
+  }
+
+  @Test
   @DisplayName("PS-9: failNextGetSchema fails one GetSchema of that id")
   void schemaFailure() throws Exception {
     start(b -> {});
