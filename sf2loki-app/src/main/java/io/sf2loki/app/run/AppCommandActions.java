@@ -68,7 +68,6 @@ public final class AppCommandActions implements CommandActions {
 
   @Override
   public int sim(SimOptions options) {
-    LogSetup.configure("info", "logfmt");
     StopSignal stop = new StopSignal();
     try (Signals signals = Signals.install(stop)) {
       return new SimRunner(out).run(options, stop);
