@@ -5,20 +5,15 @@ import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static io.sf2loki.salesforce.rest.RestTestSupport.fixture;
-import static io.sf2loki.salesforce.rest.RestTestSupport.tokenBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.sf2loki.core.time.FakeTime;
-import io.sf2loki.salesforce.auth.AuthMode;
-import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.auth.TokenProvider;
 import io.sf2loki.salesforce.pubsub.PubSubSource.SObjectLister;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
@@ -27,12 +22,9 @@ import io.sf2loki.salesforce.rest.RestTestSupport;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -75,33 +67,7 @@ class PubSubDiscoveryRestTest {
   void setUp() {
     spoolDir = new SpoolDirectory(tmp, 4242, pid -> false);
     TokenProvider tokens =
-        new TokenProvider(
-            new SalesforceAuthSettings(
-                URI.create(wm.baseUrl()),
-                "production",
-                AuthMode.CLIENT_CREDENTIALS,
-                "client",
-                "secret",
-                "",
-                null,
-                "",
-                Duration.ofHours(1)),
-            http,
-            probe.metrics,
-            time.timeSource(),
-            RandomGenerator.of("L64X128MixRandom"),
-            Duration.ofSeconds(30));
-    wm.stubFor(
-        post(TOKEN_PATH)
-            .inScenario("mint")
-            .whenScenarioStateIs(Scenario.STARTED)
-            .willReturn(okJson(tokenBody(wm.baseUrl(), "tok-1")))
-            .willSetStateTo("second"));
-    wm.stubFor(
-        post(TOKEN_PATH)
-            .inScenario("mint")
-            .whenScenarioStateIs("second")
-            .willReturn(okJson(tokenBody(wm.baseUrl(), "tok-2"))));
+        RestTestSupport.wireMockTokens(wm, http, probe.metrics, time.timeSource());
     rest = new HttpSalesforceRest(tokens, "60.0", http, probe.metrics, time.timeSource(), spoolDir);
   }
 

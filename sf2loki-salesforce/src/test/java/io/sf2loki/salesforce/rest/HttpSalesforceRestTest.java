@@ -11,25 +11,20 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static io.sf2loki.salesforce.rest.RestTestSupport.fixture;
-import static io.sf2loki.salesforce.rest.RestTestSupport.tokenBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.TimeSource;
-import io.sf2loki.salesforce.auth.AuthMode;
-import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.auth.TokenProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +35,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
-import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
@@ -72,34 +66,7 @@ class HttpSalesforceRestTest {
   @BeforeEach
   void setUp() {
     spoolDir = new SpoolDirectory(tmp, 4242, pid -> false);
-    tokens =
-        new TokenProvider(
-            new SalesforceAuthSettings(
-                URI.create(wm.baseUrl()),
-                "production",
-                AuthMode.CLIENT_CREDENTIALS,
-                "client",
-                "secret",
-                "",
-                null,
-                "",
-                Duration.ofHours(1)),
-            http,
-            probe.metrics,
-            time.timeSource(),
-            RandomGenerator.of("L64X128MixRandom"),
-            Duration.ofSeconds(30));
-    wm.stubFor(
-        post(TOKEN_PATH)
-            .inScenario("mint")
-            .whenScenarioStateIs(Scenario.STARTED)
-            .willReturn(okJson(tokenBody(wm.baseUrl(), "tok-1")))
-            .willSetStateTo("second"));
-    wm.stubFor(
-        post(TOKEN_PATH)
-            .inScenario("mint")
-            .whenScenarioStateIs("second")
-            .willReturn(okJson(tokenBody(wm.baseUrl(), "tok-2"))));
+    tokens = RestTestSupport.wireMockTokens(wm, http, probe.metrics, time.timeSource());
   }
 
   @AfterEach

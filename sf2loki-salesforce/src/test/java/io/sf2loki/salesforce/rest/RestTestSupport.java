@@ -36,6 +36,51 @@ public final class RestTestSupport {
         .replace("00Dxx0000000001!AQEAQFAKEFAKEFAKEFAKEFAKEFAKEFAKE", accessToken);
   }
 
+  /**
+   * A client-credentials token provider against a WireMock server that mints {@code tok-1}, then
+   * {@code tok-2} on every later mint (the stubs use the WireMock scenario "mint").
+   *
+   * @param wm the running WireMock server (its base URL is the login and instance URL)
+   */
+  public static io.sf2loki.salesforce.auth.TokenProvider wireMockTokens(
+      com.github.tomakehurst.wiremock.junit5.WireMockExtension wm,
+      java.net.http.HttpClient http,
+      Sf2lokiMetrics metrics,
+      io.sf2loki.core.time.TimeSource time) {
+    String tokenPath = "/services/oauth2/token";
+    wm.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.post(tokenPath)
+            .inScenario("mint")
+            .whenScenarioStateIs(com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED)
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.okJson(
+                    tokenBody(wm.baseUrl(), "tok-1")))
+            .willSetStateTo("second"));
+    wm.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.post(tokenPath)
+            .inScenario("mint")
+            .whenScenarioStateIs("second")
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.okJson(
+                    tokenBody(wm.baseUrl(), "tok-2"))));
+    return new io.sf2loki.salesforce.auth.TokenProvider(
+        new io.sf2loki.salesforce.auth.SalesforceAuthSettings(
+            java.net.URI.create(wm.baseUrl()),
+            "production",
+            io.sf2loki.salesforce.auth.AuthMode.CLIENT_CREDENTIALS,
+            "client",
+            "secret",
+            "",
+            null,
+            "",
+            java.time.Duration.ofHours(1)),
+        http,
+        metrics,
+        time,
+        java.util.random.RandomGenerator.of("L64X128MixRandom"),
+        java.time.Duration.ofSeconds(30));
+  }
+
   /** Metrics backed by an in-memory reader. */
   public static final class Probe implements AutoCloseable {
     public final InMemoryMetricReader reader = InMemoryMetricReader.create();
