@@ -85,6 +85,16 @@ public final class Daemon {
    */
   public static void checkBuildable(Sf2lokiConfig cfg) {
     BuildSupport.check(cfg);
+    java.nio.file.Path statePath = cfg.state().file().path();
+    if (cfg.state().store() == io.sf2loki.app.config.StateConfig.Store.FILE
+        && java.nio.file.Files.isDirectory(statePath)) {
+      throw new ConfigException(
+          "state.file.path: "
+              + statePath
+              + " is a directory; give the path of the state file itself (e.g. "
+              + statePath.resolve("state.json")
+              + ")");
+    }
     SettingsMapper.sink(cfg.sink().loki(), Version.get());
     SettingsMapper.telemetry(cfg);
     for (OrgConfig org : cfg.orgs()) {

@@ -75,4 +75,30 @@ class SourceOverlapTest {
     assertThat(err.toString(StandardCharsets.UTF_8))
         .contains("category 'login': pubsub=/event/LoginEventStream, eventlogfile=Login");
   }
+
+  @Test
+  @DisplayName("CLI-4, STATE-1: --check refuses a state.file.path that is a directory (exit 2)")
+  void stateFilePathThatIsADirectoryFailsCheck() throws Exception {
+    Path dir = Files.createTempDirectory("sf2loki-state-dir-");
+    Path cfg = dir.resolve("c.yaml");
+    Files.writeString(
+        cfg,
+        "salesforce: {auth_mode: client_credentials, client_id: c, client_secret: s,"
+            + " login_url: 'https://example.my.salesforce.com'}\n"
+            + "sources: {pubsub: {topics: [/event/LoginEventStream]}}\n"
+            + "sink: {loki: {url: 'http://loki:3100/loki/api/v1/push'}}\n"
+            + "state: {file: {path: '"
+            + dir
+            + "'}}\n");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    AppCommandActions actions =
+        new AppCommandActions(
+            Map.of(),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    assertThat(actions.run(cfg, true)).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("state.file.path: " + dir + " is a directory");
+  }
 }
