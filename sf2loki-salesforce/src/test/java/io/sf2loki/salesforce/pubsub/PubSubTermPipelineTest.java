@@ -169,9 +169,13 @@ class PubSubTermPipelineTest {
     // term 1: the sink hangs, the lane fills, the bridge fills to its byte budget (mid-drain)
     c.acquire();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    // stable only once the consumer is hung, the lane is full (the drain thread blocks in emit
+    // holding its entry) and the reader waits on a charged bridge
     while (sources.isEmpty()
+        || sink.hungPushes.get() == 0
+        || holder.queueDepth() < 4
         || sources.getFirst().bridge().waitingWriters() == 0
-        || sink.hungPushes.get() == 0) {
+        || sources.getFirst().bridge().chargedBytes() == 0) {
       assertThat(System.nanoTime()).as("term 1 backs up into the bridge").isLessThan(deadline);
       Thread.onSpinWait();
     }
