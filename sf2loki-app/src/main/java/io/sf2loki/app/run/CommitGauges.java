@@ -7,6 +7,7 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.shape.TimestampParser;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,22 +15,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Updates the committed-watermark gauges after each checkpoint write (SPEC PIPE-10): {@code
- * eventlogfile:<T>} → {@code sf2loki_watermark_timestamp_seconds{source="eventlogfile",object=<T>}}
- * = the value's {@code last_created}; {@code eventlog_objects:<Obj>} → {@code
- * source="eventlog_objects",object=<Obj>} = {@code last_ts}; {@code apexlog} → {@code
- * source="apexlog",object="apexlog"} = {@code last_ts}. Legacy bare timestamps are read too. A
- * value that cannot be parsed leaves the gauge unchanged (DEBUG); bookkeeping never fails a commit.
+ * Updates the committed-position gauges after each checkpoint write (SPEC PIPE-10): {@code
+ * pubsub:<topic>} → {@code sf2loki_last_replay_commit_timestamp_seconds{topic}} = now (unix s);
+ * {@code eventlogfile:<T>} → {@code
+ * sf2loki_watermark_timestamp_seconds{source="eventlogfile",object=<T>}} = the value's {@code
+ * last_created}; {@code eventlog_objects:<Obj>} → {@code source="eventlog_objects",object=<Obj>} =
+ * {@code last_ts}; {@code apexlog} → {@code source="apexlog",object="apexlog"} = {@code last_ts}.
+ * Legacy bare timestamps are read too. A value that cannot be parsed leaves the gauge unchanged
+ * (DEBUG); bookkeeping never fails a commit.
  */
 final class CommitGauges implements CommitListener {
   private static final Logger log = LoggerFactory.getLogger(CommitGauges.class);
   private static final JsonMapper JSON = new JsonMapper();
   private static final String ELF_PREFIX = "eventlogfile:";
   private static final String OBJ_PREFIX = "eventlog_objects:";
+  private static final String PUBSUB_PREFIX = "pubsub:";
   private final Sf2lokiMetrics metrics;
+  private final InstantSource wall;
 
-  CommitGauges(Sf2lokiMetrics metrics) {
+  /**
+   * @param metrics the instance's metrics
+   * @param wall the wall clock the replay-commit gauge reads
+   */
+  CommitGauges(Sf2lokiMetrics metrics, InstantSource wall) {
     this.metrics = metrics;
+    this.wall = wall;
   }
 
   /** A checkpoint key family whose value carries a watermark (PIPE-10). */
@@ -54,6 +64,12 @@ final class CommitGauges implements CommitListener {
   public void committed(Map<String, String> written) {
     written.forEach(
         (key, value) -> {
+          if (key.startsWith(PUBSUB_PREFIX)) {
+            metrics.lastReplayCommitTimestampSeconds.set(
+                wall.millis() / 1000.0,
+                Attributes.of(Sf2lokiMetrics.TOPIC, key.substring(PUBSUB_PREFIX.length())));
+            return;
+          }
           for (Family f : FAMILIES) {
             Optional<String> object = f.object(key);
             if (object.isEmpty()) {

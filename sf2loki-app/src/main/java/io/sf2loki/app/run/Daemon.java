@@ -265,7 +265,7 @@ public final class Daemon {
         new EntryLimiter(
             (int) Math.min(Integer.MAX_VALUE, cfg.sink().loki().batch().maxLineBytes()), m);
     Map<String, String> staticLabels = SettingsMapper.staticLabels(cfg, org.org, orgId);
-    CommitGauges gauges = new CommitGauges(m);
+    CommitGauges gauges = new CommitGauges(m, options.time().wall());
     EventLogFileSettings elfSettings =
         SettingsMapper.eventLogFile(
             org.org.sources().eventlogfile(),

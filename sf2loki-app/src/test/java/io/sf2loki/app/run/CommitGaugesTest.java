@@ -8,6 +8,7 @@ import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -15,11 +16,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class CommitGaugesTest {
+  private static final Instant NOW = Instant.parse("2024-05-01T12:00:00.500Z");
   private final InMemoryMetricReader reader = InMemoryMetricReader.create();
   private final SdkMeterProvider provider =
       SdkMeterProvider.builder().registerMetricReader(reader).build();
   private final Sf2lokiMetrics metrics = new Sf2lokiMetrics(provider, "test");
-  private final CommitGauges gauges = new CommitGauges(metrics);
+  private final CommitGauges gauges = new CommitGauges(metrics, InstantSource.fixed(NOW));
 
   @AfterEach
   void close() {
@@ -130,5 +132,25 @@ class CommitGaugesTest {
             metrics.watermarkTimestampSeconds.get(
                 Attributes.of(Sf2lokiMetrics.SOURCE, "apexlog", Sf2lokiMetrics.OBJECT, "apexlog")))
         .isEqualTo(seconds("2024-05-01T09:30:00Z"));
+  }
+
+  @Test
+  @DisplayName(
+      "PIPE-10: a pubsub:<topic> commit sets sf2loki_last_replay_commit_timestamp_seconds{topic}"
+          + " to now and no watermark series")
+  void pipe10_replayCommitTimestampIsNow() {
+    gauges.committed(Map.of("pubsub:/event/LoginEventStream", "AAAAAAAAAAE="));
+    Attributes topic = Attributes.of(Sf2lokiMetrics.TOPIC, "/event/LoginEventStream");
+    assertThat(metrics.lastReplayCommitTimestampSeconds.get(topic)).isEqualTo(1714564800.5);
+    assertThat(exported()).isEmpty();
+    double exportedValue = Double.NaN;
+    for (MetricData m : reader.collectAllMetrics()) {
+      if (m.getName().equals("sf2loki_last_replay_commit_timestamp_seconds")) {
+        var p = m.getDoubleGaugeData().getPoints().iterator().next();
+        assertThat(p.getAttributes()).isEqualTo(topic);
+        exportedValue = p.getValue();
+      }
+    }
+    assertThat(exportedValue).isEqualTo(1714564800.5);
   }
 }

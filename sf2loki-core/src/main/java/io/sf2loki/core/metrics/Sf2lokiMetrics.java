@@ -50,6 +50,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final GaugeValues lastPushSuccessTimestampSeconds;
   public final GaugeValues lokiStructuredMetadataEnabled;
   public final GaugeValues watermarkTimestampSeconds;
+
+  /** {@code sf2loki_last_replay_commit_timestamp_seconds{topic}}: unix s of the last commit. */
+  public final GaugeValues lastReplayCommitTimestampSeconds;
+
   public final GaugeValues leader;
   // sources
   public final LongCounter checkpointLoadErrors;
@@ -134,6 +138,9 @@ public final class Sf2lokiMetrics implements AutoCloseable {
         new GaugeValues(m, "sf2loki_loki_structured_metadata_enabled", "1 while metadata is sent");
     watermarkTimestampSeconds =
         new GaugeValues(m, "sf2loki_watermark_timestamp_seconds", "committed watermark");
+    lastReplayCommitTimestampSeconds =
+        new GaugeValues(
+            m, "sf2loki_last_replay_commit_timestamp_seconds", "last replay id commit per topic");
     leader = new GaugeValues(m, "sf2loki_leader", "1 when leader or standalone");
     checkpointLoadErrors = counter(m, "sf2loki_checkpoint_load_errors");
     timestampFallbacks = counter(m, "sf2loki_timestamp_fallbacks");
@@ -187,6 +194,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             egressBudgetUsedBytes,
             egressPaused,
             watermarkTimestampSeconds,
+            lastReplayCommitTimestampSeconds,
             leader,
             eventlogfileCycleSeconds,
             salesforceLimitMax,
