@@ -55,6 +55,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final GaugeValues lastReplayCommitTimestampSeconds;
 
   public final GaugeValues leader;
+
+  /** {@code sf2loki_leader_acquisitions}: leadership acquisitions (terms started, OBS-15). */
+  public final LongCounter leaderAcquisitions;
+
   // sources
   public final LongCounter checkpointLoadErrors;
   public final LongCounter timestampFallbacks;
@@ -142,6 +146,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
         new GaugeValues(
             m, "sf2loki_last_replay_commit_timestamp_seconds", "last replay id commit per topic");
     leader = new GaugeValues(m, "sf2loki_leader", "1 when leader or standalone");
+    leaderAcquisitions = counter(m, "sf2loki_leader_acquisitions");
     checkpointLoadErrors = counter(m, "sf2loki_checkpoint_load_errors");
     timestampFallbacks = counter(m, "sf2loki_timestamp_fallbacks");
     entriesSampledOut = counter(m, "sf2loki_entries_sampled_out");

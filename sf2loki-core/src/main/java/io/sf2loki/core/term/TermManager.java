@@ -144,6 +144,7 @@ public final class TermManager implements Coordinator.Leadership {
       holder.install(pipeline);
     }
     metrics.leader.set(1);
+    metrics.leaderAcquisitions.add(1); // OBS-15
     listener.termStarted();
     log.atInfo().log("sf2loki ready — streaming to Loki");
     t.thread().start();

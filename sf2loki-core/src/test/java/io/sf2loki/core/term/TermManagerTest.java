@@ -262,6 +262,37 @@ class TermManagerTest {
 
   @Test
   @DisplayName(
+      "OBS-15: sf2loki_leader_acquisitions counts every acquisition, so a short term between two"
+          + " scrapes is still seen")
+  void obs15_acquisitionsCounted() throws Exception {
+    ManualCoordinator c = new ManualCoordinator();
+    TermManager m =
+        manager(() -> List.of(new EndlessSource()), new HangingSink(), new ArrayList<>());
+    var run = start(m, c);
+    assertThat(counterTotal("sf2loki_leader_acquisitions")).isZero();
+    c.acquire();
+    c.lose();
+    c.acquire();
+    assertThat(counterTotal("sf2loki_leader_acquisitions")).isEqualTo(2);
+    assertThat(gauge("sf2loki_leader")).isEqualTo(1);
+    processStop.stop();
+    assertThat(run.get(10, TimeUnit.SECONDS)).isEqualTo(TermManager.Outcome.STOPPED);
+  }
+
+  private long counterTotal(String name) {
+    long sum = 0;
+    for (MetricData md : reader.collectAllMetrics()) {
+      if (md.getName().equals(name)) {
+        for (var p : md.getLongSumData().getPoints()) {
+          sum += p.getValue();
+        }
+      }
+    }
+    return sum;
+  }
+
+  @Test
+  @DisplayName(
       "HA-4, PIPE-14 (e), PIPE-17, PIPE-23: on loss the term ends without pushing or committing; queued and in-flight entries count as leadership_lost; every thread was joined")
   void ha4_lossAbandonsWithoutPushingOrCommitting() throws Exception {
     ManualCoordinator c = new ManualCoordinator();
