@@ -2,6 +2,7 @@ package io.sf2loki.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.app.testing.RepoRoot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,14 +38,7 @@ class SpecCoverageTest {
       Pattern.compile("\\b(" + AREAS.toLowerCase(Locale.ROOT) + ")(\\d+)_");
 
   private static Path repoRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("docs/SPEC.md"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("docs/SPEC.md not found above the working directory");
-    }
-    return p;
+    return RepoRoot.find();
   }
 
   @Test
