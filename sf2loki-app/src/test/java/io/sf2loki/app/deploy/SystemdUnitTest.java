@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The shipped systemd unit {@code deploy/systemd/sf2loki.service} (SPEC DEP-1). */
+/** The shipped systemd unit {@code deploy/systemd/sf2loki.service} (SPEC DEP-11). */
 class SystemdUnitTest {
   private static final Path UNIT = RepoRoot.find().resolve("deploy/systemd/sf2loki.service");
   private static final String LAUNCHER = "/opt/sf2loki/bin/sf2loki";
@@ -41,9 +41,9 @@ class SystemdUnitTest {
 
   @Test
   @DisplayName(
-      "DEP-1, CLI-5: the unit runs the launcher as a dynamic user with a state directory, strict"
+      "DEP-11, CLI-5: the unit runs the launcher as a dynamic user with a state directory, strict"
           + " read-only system, no new privileges, no capabilities, and no restart after exit 2")
-  void dep1_unitIsHardened() throws Exception {
+  void dep11_unitIsHardened() throws Exception {
     Map<String, List<String>> s = service();
     Map<String, String> required =
         Map.ofEntries(
@@ -66,9 +66,9 @@ class SystemdUnitTest {
 
   @Test
   @DisplayName(
-      "DEP-1: systemd-analyze verify accepts the unit and its offline security exposure is at"
+      "DEP-11: systemd-analyze verify accepts the unit and its offline security exposure is at"
           + " most 2.0 (skipped where systemd-analyze is not installed)")
-  void dep1_systemdAnalyzeAcceptsUnit() throws Exception {
+  void dep11_systemdAnalyzeAcceptsUnit() throws Exception {
     Optional<Path> found = ExternalTool.lookup("systemd-analyze");
     Assumptions.assumeTrue(found.isPresent(), "systemd-analyze not installed (optional check)");
     ExternalTool analyze = new ExternalTool(found.get());
