@@ -25,14 +25,18 @@ class MonitoringRulesTest {
   static final String RUNBOOK = "https://github.com/rknightion/sf2loki/blob/main/docs/runbook.md#";
   private final MonitoringPack pack = new MonitoringPack();
 
+  /** Runs {@code promtool <verb> rules <files>} in the rules directory. */
+  private ExternalTool.Result promtool(String verb, List<java.nio.file.Path> files)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of(verb, "rules"));
+    files.forEach(f -> args.add(f.toString()));
+    return ExternalTool.require("promtool", "prometheus").run(pack.prometheusDir(), LIMIT, args);
+  }
+
   @Test
   @DisplayName("DEP-9: promtool check rules accepts both rule files")
   void dep9_promtoolCheckRules() throws Exception {
-    ExternalTool promtool = ExternalTool.require("promtool", "prometheus");
-    List<String> args = new ArrayList<>(List.of("check", "rules"));
-    pack.ruleFiles().forEach(f -> args.add(f.toString()));
-
-    ExternalTool.Result r = promtool.run(pack.prometheusDir(), LIMIT, args);
+    ExternalTool.Result r = promtool("check", pack.ruleFiles());
 
     assertThat(r.exitCode()).as(r.output()).isZero();
     long alerts = pack.rules().stream().filter(MonitoringPack.Rule::alert).count();
@@ -45,12 +49,9 @@ class MonitoringRulesTest {
   @Test
   @DisplayName("DEP-9: promtool test rules passes every unit-test file (firing and quiet series)")
   void dep9_promtoolTestRules() throws Exception {
-    ExternalTool promtool = ExternalTool.require("promtool", "prometheus");
-    List<String> args = new ArrayList<>(List.of("test", "rules"));
-    pack.ruleTestFiles().forEach(f -> args.add(f.toString()));
     assertThat(pack.ruleTestFiles()).hasSizeGreaterThanOrEqualTo(2);
 
-    ExternalTool.Result r = promtool.run(pack.prometheusDir(), LIMIT, args);
+    ExternalTool.Result r = promtool("test", pack.ruleTestFiles());
 
     assertThat(r.exitCode()).as(r.output()).isZero();
     assertThat(r.output()).doesNotContain("FAILED");

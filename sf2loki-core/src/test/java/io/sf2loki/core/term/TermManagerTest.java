@@ -185,7 +185,7 @@ class TermManagerTest {
     for (MetricData m : reader.collectAllMetrics()) {
       if (m.getName().equals(name)) {
         for (var p : m.getLongSumData().getPoints()) {
-          if (value.equals(p.getAttributes().get(AttributeKey.stringKey(key)))) {
+          if (key == null || value.equals(p.getAttributes().get(AttributeKey.stringKey(key)))) {
             sum += p.getValue();
           }
         }
@@ -269,26 +269,14 @@ class TermManagerTest {
     TermManager m =
         manager(() -> List.of(new EndlessSource()), new HangingSink(), new ArrayList<>());
     var run = start(m, c);
-    assertThat(counterTotal("sf2loki_leader_acquisitions")).isZero();
+    assertThat(counter("sf2loki_leader_acquisitions", null, null)).isZero();
     c.acquire();
     c.lose();
     c.acquire();
-    assertThat(counterTotal("sf2loki_leader_acquisitions")).isEqualTo(2);
+    assertThat(counter("sf2loki_leader_acquisitions", null, null)).isEqualTo(2);
     assertThat(gauge("sf2loki_leader")).isEqualTo(1);
     processStop.stop();
     assertThat(run.get(10, TimeUnit.SECONDS)).isEqualTo(TermManager.Outcome.STOPPED);
-  }
-
-  private long counterTotal(String name) {
-    long sum = 0;
-    for (MetricData md : reader.collectAllMetrics()) {
-      if (md.getName().equals(name)) {
-        for (var p : md.getLongSumData().getPoints()) {
-          sum += p.getValue();
-        }
-      }
-    }
-    return sum;
   }
 
   @Test
