@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -33,7 +34,12 @@ record ExternalTool(Path path) {
    * @return the tool; never returns when it is missing (fails under CI, aborts the test otherwise)
    */
   static ExternalTool require(String name, String debianPackage) {
-    Optional<Path> found = lookup(name);
+    return require(name, debianPackage, System.getenv());
+  }
+
+  /** As {@link #require(String, String)} with {@code PATH} and {@code CI} read from {@code env}. */
+  static ExternalTool require(String name, String debianPackage, Map<String, String> env) {
+    Optional<Path> found = lookup(name, env.get("PATH"));
     if (found.isPresent()) {
       return new ExternalTool(found.get());
     }
@@ -42,7 +48,7 @@ record ExternalTool(Path path) {
             + " not found on PATH; install it with `apt-get install -y --no-install-recommends "
             + debianPackage
             + "` (.ci/run does this)";
-    String ci = System.getenv("CI");
+    String ci = env.get("CI");
     if (ci != null && !ci.isBlank()) {
       fail("CI is set and " + msg);
     }
@@ -52,7 +58,10 @@ record ExternalTool(Path path) {
 
   /** The executable named {@code name} on {@code PATH}, if any. */
   static Optional<Path> lookup(String name) {
-    String path = System.getenv("PATH");
+    return lookup(name, System.getenv("PATH"));
+  }
+
+  private static Optional<Path> lookup(String name, String path) {
     if (path == null) {
       return Optional.empty();
     }
