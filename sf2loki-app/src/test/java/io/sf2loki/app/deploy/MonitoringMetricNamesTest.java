@@ -2,8 +2,12 @@ package io.sf2loki.app.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.opentelemetry.api.metrics.DoubleCounter;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.DoubleUpDownCounter;
 import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.LongHistogram;
+import io.opentelemetry.api.metrics.LongUpDownCounter;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
@@ -45,7 +49,8 @@ class MonitoringMetricNamesTest {
 
   /**
    * The instruments {@link Sf2lokiMetrics} creates: every public instrument field is written once
-   * (counters add, histograms record, gauges set) and the collected data gives name and type.
+   * (counters add, histograms record, gauges set) and the collected data gives name and type (an
+   * up-down counter exports as a Prometheus gauge). Observable instruments report on their own.
    */
   static Map<String, Kind> registered() throws IllegalAccessException {
     InMemoryMetricReader reader = InMemoryMetricReader.create();
@@ -57,19 +62,23 @@ class MonitoringMetricNamesTest {
           continue;
         }
         Object v = f.get(metrics);
-        if (v instanceof LongCounter c) {
-          c.add(1);
-        } else if (v instanceof DoubleHistogram h) {
-          h.record(1);
-        } else if (v instanceof GaugeValues g) {
-          g.set(1);
+        switch (v) {
+          case LongCounter c -> c.add(1);
+          case DoubleCounter c -> c.add(1);
+          case LongUpDownCounter c -> c.add(1);
+          case DoubleUpDownCounter c -> c.add(1);
+          case DoubleHistogram h -> h.record(1);
+          case LongHistogram h -> h.record(1);
+          case GaugeValues g -> g.set(1);
+          case null, default -> {}
         }
       }
       Map<String, Kind> out = new TreeMap<>();
       for (MetricData m : reader.collectAllMetrics()) {
         Kind k =
             switch (m.getType()) {
-              case LONG_SUM, DOUBLE_SUM -> Kind.COUNTER;
+              case LONG_SUM -> m.getLongSumData().isMonotonic() ? Kind.COUNTER : Kind.GAUGE;
+              case DOUBLE_SUM -> m.getDoubleSumData().isMonotonic() ? Kind.COUNTER : Kind.GAUGE;
               case LONG_GAUGE, DOUBLE_GAUGE -> Kind.GAUGE;
               case HISTOGRAM, EXPONENTIAL_HISTOGRAM -> Kind.HISTOGRAM;
               default -> throw new AssertionError("unexpected type " + m.getType());
