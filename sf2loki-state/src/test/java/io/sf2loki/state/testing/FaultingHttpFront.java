@@ -52,6 +52,26 @@ public final class FaultingHttpFront implements AutoCloseable {
       return new Fault(method, true, status, "application/xml", s3Body(code));
     }
 
+    /** A GCS JSON API error answered without forwarding. */
+    public static Fault gcs(String method, int status, String reason) {
+      return new Fault(
+          method,
+          false,
+          status,
+          "application/json",
+          FakeGcsServer.error(status, reason, "injected"));
+    }
+
+    /** A GCS JSON API error answered after the request took effect. */
+    public static Fault gcsAfterApplying(String method, int status, String reason) {
+      return new Fault(
+          method,
+          true,
+          status,
+          "application/json",
+          FakeGcsServer.error(status, reason, "injected"));
+    }
+
     private static String s3Body(String code) {
       return "<?xml version='1.0' encoding='UTF-8'?><Error><Code>"
           + code
