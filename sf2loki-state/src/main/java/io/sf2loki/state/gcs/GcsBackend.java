@@ -14,6 +14,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The checkpoint object on Google Cloud Storage through the JSON API over {@code java.net.http}
@@ -122,20 +126,29 @@ public final class GcsBackend implements ObjectBackend {
     return b.timeout(settings.requestTimeout());
   }
 
+  /** One request bounded as a whole, body included, by {@code requestTimeout} (STATE-14). */
   private HttpResponse<byte[]> send(HttpRequest req, String op) {
+    CompletableFuture<HttpResponse<byte[]>> f =
+        http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray());
     try {
-      return http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
+      return f.get(settings.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      throw new TransientStoreException(
+          op + " of " + describe() + " timed out after " + settings.requestTimeout(), e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause() == null ? e : e.getCause();
       throw new TransientStoreException(
           op
               + " of "
               + describe()
               + " failed: "
-              + e.getClass().getSimpleName()
+              + c.getClass().getSimpleName()
               + " "
-              + e.getMessage(),
-          e);
+              + c.getMessage(),
+          c);
     } catch (InterruptedException e) {
+      f.cancel(true);
       Thread.currentThread().interrupt();
       throw new StateException("interrupted during " + op + " of " + describe(), e);
     }

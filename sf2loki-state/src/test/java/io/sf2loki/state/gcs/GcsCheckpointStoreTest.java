@@ -43,7 +43,7 @@ class GcsCheckpointStoreTest extends ObjectStoreContract {
   }
 
   @Override
-  protected ObjectCheckpointStore store(boolean viaFront) {
+  protected ObjectCheckpointStore store(boolean viaFront, Duration timeout) {
     GcsStoreSettings settings =
         new GcsStoreSettings(
             BUCKET,
@@ -51,7 +51,7 @@ class GcsCheckpointStoreTest extends ObjectStoreContract {
             Optional.empty(),
             viaFront ? front.endpoint() : gcs.endpoint(),
             true,
-            Duration.ofSeconds(10));
+            timeout);
     return new ObjectCheckpointStore(new GcsBackend(settings, GcsAuth.of(settings)), retry());
   }
 

@@ -54,7 +54,12 @@ public abstract class ObjectStoreContract {
   }
 
   /** A store on object {@link #key}, directly or through {@link #front()}. */
-  protected abstract ObjectCheckpointStore store(boolean viaFront);
+  protected ObjectCheckpointStore store(boolean viaFront) {
+    return store(viaFront, Duration.ofSeconds(10));
+  }
+
+  /** As {@link #store(boolean)} with {@code timeout} bounding each request (STATE-14). */
+  protected abstract ObjectCheckpointStore store(boolean viaFront, Duration timeout);
 
   /** Writes the object unconditionally, bypassing the store. */
   protected abstract void putRaw(String body);
@@ -132,7 +137,8 @@ public abstract class ObjectStoreContract {
       assertThatThrownBy(() -> a.load("k"))
           .isInstanceOf(StateCorruptException.class)
           .hasMessageContaining(describe())
-          .hasMessageContaining("is not valid JSON");
+          .hasMessageContaining("is not valid JSON")
+          .hasMessageContaining("copy it elsewhere, then delete it"); // STATE-14
       assertThatThrownBy(() -> a.commitMany(Map.of("k", "v"), Set.of()))
           .isInstanceOf(StateCorruptException.class);
       assertThat(getRaw()).isEqualTo("not json at all");
@@ -295,6 +301,20 @@ public abstract class ObjectStoreContract {
           .isInstanceOf(StateConflictException.class);
       assertThat(front().requests(writeMethod()) - puts).isEqualTo(1);
       assertThat(front().requests("GET") - gets).isZero();
+    }
+  }
+
+  @Test
+  void state14_aRequestWithoutAnswerTimesOutAndIsRetried() {
+    try (ObjectCheckpointStore a = store(true, Duration.ofMillis(500))) {
+      front().inject(Fault.hang("GET"));
+      int gets = front().requests("GET");
+      assertThat(a.load("k")).isEmpty();
+      assertThat(front().requests("GET") - gets).isEqualTo(2);
+      front().inject(Fault.hang(writeMethod()));
+      a.commitMany(Map.of("k", "v"), Set.of()); // unknown outcome, then a clean retry
+      assertThat(getRaw()).isEqualTo("{\"k\":\"v\"}");
+      assertThat(sleeper.waits()).hasSize(2);
     }
   }
 }

@@ -51,14 +51,14 @@ class S3CheckpointStoreTest extends ObjectStoreContract {
   }
 
   @Override
-  protected ObjectCheckpointStore store(boolean viaFront) {
+  protected ObjectCheckpointStore store(boolean viaFront, Duration timeout) {
     S3StoreSettings settings =
         new S3StoreSettings(
             BUCKET,
             key,
             Optional.empty(),
             Optional.of(viaFront ? front.endpoint() : s3.endpoint()),
-            Duration.ofSeconds(10));
+            timeout);
     return new ObjectCheckpointStore(new S3Backend(settings, S3ProxyProcess.CREDENTIALS), retry());
   }
 

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,6 +43,14 @@ public final class FaultingHttpFront implements AutoCloseable {
    */
   public record Fault(
       String method, boolean forwardFirst, int status, String contentType, String body) {
+    /** Status of a fault that never answers until {@link FaultingHttpFront#close()}. */
+    public static final int HANG = -1;
+
+    /** A request that gets no answer (the client's timeout must end it). */
+    public static Fault hang(String method) {
+      return new Fault(method, false, HANG, "text/plain", "");
+    }
+
     /** An S3 error answered without forwarding. */
     public static Fault s3(String method, int status, String code) {
       return new Fault(method, false, status, "application/xml", s3Body(code));
@@ -86,6 +95,7 @@ public final class FaultingHttpFront implements AutoCloseable {
   private final URI target;
   private final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+  private final CountDownLatch closed = new CountDownLatch(1);
 
   private FaultingHttpFront(URI target) throws IOException {
     this.target = target;
@@ -127,6 +137,14 @@ public final class FaultingHttpFront implements AutoCloseable {
 
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
+      handleOne(ex);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void handleOne(HttpExchange ex) throws IOException, InterruptedException {
+    {
       String method = ex.getRequestMethod();
       requests.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
       byte[] body = ex.getRequestBody().readAllBytes();
@@ -146,6 +164,10 @@ public final class FaultingHttpFront implements AutoCloseable {
           send(ex, upstream.statusCode(), upstream.body());
           return;
         }
+      }
+      if (fault.status() == Fault.HANG) {
+        closed.await();
+        return;
       }
       ex.getResponseHeaders().set("Content-Type", fault.contentType());
       send(ex, fault.status(), fault.body().getBytes(StandardCharsets.UTF_8));
@@ -184,6 +206,7 @@ public final class FaultingHttpFront implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     server.stop(0);
     executor.shutdownNow();
     client.close();
