@@ -433,7 +433,9 @@ public final class Daemon {
   }
 
   private void registerDegradations() {
-    // OBS-8 order: an egress pause first, then a failing sink
+    // OBS-8 order: a failing checkpoint store (STATE-16), an egress pause, then a failing sink
+    readiness.addDegradation(
+        () -> activeTerm.storeFailingFor().map(d -> "degraded: checkpoint store failing"));
     readiness.addDegradation(activeTerm::egressPausedReason);
     Duration threshold = cfg.service().unreadyAfterSinkFailing();
     readiness.addDegradation(

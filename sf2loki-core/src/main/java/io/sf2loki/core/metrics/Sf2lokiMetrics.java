@@ -53,6 +53,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final GaugeValues leader;
   // sources
   public final LongCounter checkpointLoadErrors;
+  public final LongCounter checkpointWriteErrors;
   public final LongCounter timestampFallbacks;
   public final LongCounter entriesSampledOut;
   public final LongCounter soqlPollErrors;
@@ -136,6 +137,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
         new GaugeValues(m, "sf2loki_watermark_timestamp_seconds", "committed watermark");
     leader = new GaugeValues(m, "sf2loki_leader", "1 when leader or standalone");
     checkpointLoadErrors = counter(m, "sf2loki_checkpoint_load_errors");
+    checkpointWriteErrors = counter(m, "sf2loki_checkpoint_write_errors");
     timestampFallbacks = counter(m, "sf2loki_timestamp_fallbacks");
     entriesSampledOut = counter(m, "sf2loki_entries_sampled_out");
     soqlPollErrors = counter(m, "sf2loki_soql_poll_errors");
