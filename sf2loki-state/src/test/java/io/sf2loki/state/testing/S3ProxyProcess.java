@@ -36,20 +36,32 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   private final Path dir;
   private final int port;
+  private final boolean persistent;
   private Process process;
 
-  private S3ProxyProcess(Path dir, int port) {
+  private S3ProxyProcess(Path dir, int port, boolean persistent) {
     this.dir = dir;
     this.port = port;
+    this.persistent = persistent;
   }
 
-  /** Starts s3proxy on a free loopback port; its log goes to {@code dir/s3proxy.log}. */
+  /**
+   * Starts s3proxy (in-memory) on a free loopback port; its log goes to {@code dir/s3proxy.log}.
+   */
   public static S3ProxyProcess start(Path dir) throws IOException {
+    return start(dir, false);
+  }
+
+  /**
+   * @param persistent keep objects under {@code dir/data} ({@code filesystem-nio2}) so they survive
+   *     {@link #stop()} / {@link #start()}, as a real bucket's do across an outage
+   */
+  public static S3ProxyProcess start(Path dir, boolean persistent) throws IOException {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    S3ProxyProcess p = new S3ProxyProcess(dir, port);
+    S3ProxyProcess p = new S3ProxyProcess(dir, port, persistent);
     p.start();
     return p;
   }
@@ -70,7 +82,7 @@ public final class S3ProxyProcess implements AutoCloseable {
     if (process != null && process.isAlive()) {
       return;
     }
-    Files.createDirectories(dir);
+    Files.createDirectories(dir.resolve("data"));
     Path props = dir.resolve("s3proxy.properties");
     Files.writeString(
         props,
@@ -78,7 +90,8 @@ public final class S3ProxyProcess implements AutoCloseable {
             "\n",
             "s3proxy.endpoint=http://127.0.0.1:" + port,
             "s3proxy.authorization=none",
-            "jclouds.provider=transient-nio2",
+            persistent ? "jclouds.provider=filesystem-nio2" : "jclouds.provider=transient-nio2",
+            "jclouds.filesystem.basedir=" + dir.resolve("data").toAbsolutePath(),
             "jclouds.identity=local",
             "jclouds.credential=local",
             ""));
