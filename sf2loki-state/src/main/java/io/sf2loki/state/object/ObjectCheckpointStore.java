@@ -60,6 +60,7 @@ public final class ObjectCheckpointStore implements CheckpointStore {
   private Map<String, String> cache;
   private String version;
   private boolean previousCommitConflicted;
+  private byte[] unresolvedWrite; // STATE-10: the last write whose outcome stayed unknown
   private boolean closed;
   private volatile Fencing fencing;
 
@@ -184,6 +185,7 @@ public final class ObjectCheckpointStore implements CheckpointStore {
   private void dropCache() {
     cache = null;
     version = null;
+    unresolvedWrite = null;
   }
 
   private void ensureLoaded() {
@@ -212,21 +214,7 @@ public final class ObjectCheckpointStore implements CheckpointStore {
       try {
         return backend.read();
       } catch (TransientStoreException e) {
-        if (attempt >= retry.maxAttempts()) {
-          throw new StateException(
-              "cannot read state object "
-                  + backend.describe()
-                  + " after "
-                  + attempt
-                  + " attempts: "
-                  + e.getMessage(),
-              e);
-        }
-        log.atWarn()
-            .addKeyValue("object", backend.describe())
-            .addKeyValue("attempt", attempt)
-            .log("state object read failed, retrying: " + e.getMessage());
-        retry.pause(attempt);
+        retryOrGiveUp("read", attempt, e);
       }
     }
   }
@@ -260,31 +248,65 @@ public final class ObjectCheckpointStore implements CheckpointStore {
       try {
         version = backend.write(body, version);
         cache = next;
+        unresolvedWrite = null;
         return;
       } catch (PreconditionFailedException e) {
         if (outcomeUnknown && resolvedAsOurs(body, next)) {
           return;
         }
-        throw e;
+        if (!adoptedEarlierWrite()) {
+          throw e;
+        }
       } catch (TransientStoreException e) {
         outcomeUnknown = true;
         if (attempt >= retry.maxAttempts()) {
-          throw new StateException(
-              "cannot write state object "
-                  + backend.describe()
-                  + " after "
-                  + attempt
-                  + " attempts: "
-                  + e.getMessage(),
-              e);
+          unresolvedWrite = body;
         }
-        log.atWarn()
-            .addKeyValue("object", backend.describe())
-            .addKeyValue("attempt", attempt)
-            .log("state object write failed, retrying: " + e.getMessage());
-        retry.pause(attempt);
+        retryOrGiveUp("write", attempt, e);
       }
     }
+  }
+
+  /** STATE-9: waits before the next attempt, or gives up after the last one. */
+  private void retryOrGiveUp(String op, int attempt, TransientStoreException e) {
+    if (attempt >= retry.maxAttempts()) {
+      throw new StateException(
+          "cannot "
+              + op
+              + " state object "
+              + backend.describe()
+              + " after "
+              + attempt
+              + " attempts: "
+              + e.getMessage(),
+          e);
+    }
+    log.atWarn()
+        .addKeyValue("object", backend.describe())
+        .addKeyValue("attempt", attempt)
+        .log("state object " + op + " failed, retrying: " + e.getMessage());
+    retry.pause(attempt);
+  }
+
+  /**
+   * STATE-10 across commits: an earlier commit gave up with an unknown outcome; if that write did
+   * land, its version is adopted so this commit (which carries its values too) retries on it.
+   */
+  private boolean adoptedEarlierWrite() {
+    byte[] earlier = unresolvedWrite;
+    unresolvedWrite = null;
+    if (earlier == null) {
+      return false;
+    }
+    Optional<ObjectBackend.Stored> now = readWithRetry();
+    if (now.isEmpty() || !Arrays.equals(now.get().body(), earlier)) {
+      return false;
+    }
+    log.atInfo()
+        .addKeyValue("object", backend.describe())
+        .log("the previous checkpoint write had landed after all; adopting its version");
+    version = now.get().version();
+    return true;
   }
 
   /** STATE-10: whether an earlier attempt of this write did land. */

@@ -317,4 +317,20 @@ public abstract class ObjectStoreContract {
       assertThat(sleeper.waits()).hasSize(2);
     }
   }
+
+  @Test
+  void state10_aWriteThatLandedAfterTheRetriesGaveUpIsAdoptedByTheNextCommit() {
+    try (ObjectCheckpointStore a = store(true)) {
+      a.fencing(new Fencing(() -> {}, () -> 1)); // no STATE-13 re-apply to hide the outcome
+      a.commitMany(Map.of("k", "1"), Set.of());
+      front().inject(landedThenServerError(), unavailableWrite(), unavailableWrite());
+      front().inject(unavailableWrite());
+      assertThatThrownBy(() -> a.commitMany(Map.of("k", "2"), Set.of()))
+          .isInstanceOf(StateException.class)
+          .hasMessageContaining("after 4 attempts");
+      assertThat(getRaw()).isEqualTo("{\"k\":\"2\",\"__fence_epoch__\":\"1\"}");
+      a.commitMany(Map.of("k", "2", "j", "3"), Set.of()); // the committer's retry: no conflict
+      assertThat(getRaw()).isEqualTo("{\"k\":\"2\",\"__fence_epoch__\":\"1\",\"j\":\"3\"}");
+    }
+  }
 }
