@@ -54,6 +54,7 @@ public final class S3Backend implements ObjectBackend {
   /**
    * @param settings bucket, key, region, endpoint
    * @param credentials the credential provider (production: the default chain)
+   * @throws StateException when no region can be determined
    */
   public S3Backend(S3StoreSettings settings, AwsCredentialsProvider credentials) {
     this.settings = settings;
@@ -77,7 +78,16 @@ public final class S3Backend implements ObjectBackend {
                 b.region(Region.US_EAST_1);
               }
             });
-    this.client = b.build();
+    try {
+      this.client = b.build();
+    } catch (SdkClientException e) {
+      throw new StateException(
+          "cannot set up the S3 client for "
+              + settings.describe()
+              + " (set state.s3.region or AWS_REGION): "
+              + e.getMessage(),
+          e);
+    }
   }
 
   @Override
