@@ -8,6 +8,7 @@ import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.Ticker;
 import io.sf2loki.state.CheckpointDocument;
+import io.sf2loki.state.Fencing;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -55,9 +56,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>STATE-6: before each write the on-disk file (size, modification time, SHA-256 content
  *       digest) is compared with what this store last read or wrote; if it changed, the commit is
  *       applied on top of the freshly read document, so external edits to other keys survive.
- *   <li>STATE-7 (partial): without an epoch supplier an existing {@code __fence_epoch__} is
- *       preserved untouched; STATE-12: it is hidden from {@link #load} and {@link #snapshot} and
- *       callers may not set or remove it.
+ *   <li>STATE-7: with {@link Fencing} installed each write runs the leadership check, fails with
+ *       {@code StateFenceException} when the on-disk {@code __fence_epoch__} exceeds the caller's
+ *       epoch, and stores the caller's epoch; without it an existing epoch is preserved untouched;
+ *       STATE-12: it is hidden from {@link #load} and {@link #snapshot} and callers may not set or
+ *       remove it.
  * </ul>
  */
 public final class FileCheckpointStore implements CheckpointStore {
@@ -78,6 +81,7 @@ public final class FileCheckpointStore implements CheckpointStore {
   private FileChannel lockChannel;
   private FileLock fileLock;
   private boolean closed;
+  private volatile Fencing fencing;
 
   /** How the sidecar lock of STATE-5 is taken. */
   public enum LockMode {
@@ -113,6 +117,13 @@ public final class FileCheckpointStore implements CheckpointStore {
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
     this.lockPath = this.path.resolveSibling(this.path.getFileName() + ".lock");
     this.lockMode = Objects.requireNonNull(lockMode, "lockMode");
+  }
+
+  /**
+   * Installs (or, with null, removes) a lease coordinator's fence hook and epoch (STATE-7, HA-7).
+   */
+  public void fencing(Fencing f) {
+    this.fencing = f;
   }
 
   /** The checkpoint document path (absolute). */
@@ -233,6 +244,10 @@ public final class FileCheckpointStore implements CheckpointStore {
       }
       Map<String, String> base = refreshIfChangedOnDisk();
       Map<String, String> next = CheckpointDocument.merge(base, values, keysToRemove);
+      Fencing f = fencing;
+      if (f != null) {
+        f.stamp(base, next, "file " + path); // STATE-7: base is the document on disk now
+      }
       if (next.equals(base)) {
         cache = next;
         return; // nothing changes: no write (STATE-2 delete of a missing key)

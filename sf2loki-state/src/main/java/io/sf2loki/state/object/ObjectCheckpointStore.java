@@ -4,7 +4,6 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateConflictException;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
-import io.sf2loki.core.spi.StateFenceException;
 import io.sf2loki.state.CheckpointDocument;
 import io.sf2loki.state.Fencing;
 import java.util.Arrays;
@@ -12,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -221,22 +219,9 @@ public final class ObjectCheckpointStore implements CheckpointStore {
 
   /** STATE-7: applies the caller's epoch, or vetoes the write. */
   private Map<String, String> fenced(Map<String, String> next, Fencing f) {
-    if (f == null) {
-      return next;
+    if (f != null) {
+      f.stamp(cache, next, "object " + backend.describe());
     }
-    f.leadershipCheck().run();
-    long epoch = f.epoch().getAsLong();
-    OptionalLong stored = CheckpointDocument.fenceEpoch(cache);
-    if (stored.isPresent() && stored.getAsLong() > epoch) {
-      throw new StateFenceException(
-          "state object "
-              + backend.describe()
-              + " is fenced at epoch "
-              + stored.getAsLong()
-              + " > this term's epoch "
-              + epoch);
-    }
-    next.put(CheckpointDocument.FENCE_EPOCH_KEY, Long.toString(epoch));
     return next;
   }
 
