@@ -175,7 +175,8 @@ final class ConfigBinder {
   static final Set<String> STATE_KEYS = Set.of("store", "file", "s3", "gcs", "min_write_interval");
   static final Set<String> STATE_FILE_KEYS = Set.of("path");
   static final Set<String> S3_KEYS = Set.of("bucket", "key", "region", "endpoint_url");
-  static final Set<String> GCS_KEYS = Set.of("bucket", "object_name", "service_file");
+  static final Set<String> GCS_KEYS =
+      Set.of("bucket", "object_name", "service_file", "endpoint_url", "anonymous");
   static final Set<String> COORDINATE_KEYS = Set.of("type", "file_lease", "k8s_lease");
   static final Set<String> FILE_LEASE_KEYS = Set.of("path", "ttl", "renew_interval", "holder_id");
   static final Set<String> K8S_LEASE_KEYS =
@@ -901,7 +902,9 @@ final class ConfigBinder {
         new StateConfig.Gcs(
             g.string("bucket", ""),
             g.string("object_name", "sf2loki/state.json"),
-            g.optString("service_file").filter(v -> !v.isEmpty()).map(Path::of));
+            g.optString("service_file").filter(v -> !v.isEmpty()).map(Path::of),
+            g.optString("endpoint_url").filter(v -> !v.isEmpty()),
+            g.bool("anonymous", false));
     if (store == StateConfig.Store.S3 && s3c.bucket().isEmpty()) {
       s3.problem("bucket", "required when state.store is s3");
     }

@@ -23,8 +23,16 @@ public record StateConfig(Store store, File file, S3 s3, Gcs gcs, Duration minWr
   public record S3(
       String bucket, String key, Optional<String> region, Optional<String> endpointUrl) {}
 
-  /** {@code state.gcs}: object name default {@code sf2loki/state.json}. */
-  public record Gcs(String bucket, String objectName, Optional<Path> serviceFile) {}
+  /**
+   * {@code state.gcs}: object name default {@code sf2loki/state.json}; {@code endpoint_url} and
+   * {@code anonymous} (STATE-14) address an emulator or a private endpoint.
+   */
+  public record Gcs(
+      String bucket,
+      String objectName,
+      Optional<Path> serviceFile,
+      Optional<String> endpointUrl,
+      boolean anonymous) {}
 
   /** {@code state.store}. */
   public enum Store implements YamlEnum {

@@ -5,7 +5,6 @@ import io.sf2loki.app.config.ConfigException.Problem;
 import io.sf2loki.app.config.CoordinateConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
-import io.sf2loki.app.config.StateConfig;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,10 +23,6 @@ final class BuildSupport {
     List<Problem> problems = new ArrayList<>();
     if (cfg.multiOrg()) {
       problems.add(new Problem("orgs", "multi-org mode is not available in this build yet"));
-    }
-    if (cfg.state().store() != StateConfig.Store.FILE) {
-      problems.add(
-          new Problem("state.store", "only the file store is available in this build yet"));
     }
     if (cfg.coordinate().type() != CoordinateConfig.Type.NOOP) {
       problems.add(

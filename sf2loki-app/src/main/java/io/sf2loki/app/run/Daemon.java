@@ -14,11 +14,11 @@ import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.limits.EntryLimiter;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.Pipeline;
+import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
-import io.sf2loki.core.spi.StateLockException;
 import io.sf2loki.core.term.ActiveTerm;
 import io.sf2loki.core.term.NoopCoordinator;
 import io.sf2loki.core.term.TermListener;
@@ -37,7 +37,6 @@ import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
-import io.sf2loki.state.file.FileCheckpointStore;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -85,6 +84,7 @@ public final class Daemon {
    */
   public static void checkBuildable(Sf2lokiConfig cfg) {
     BuildSupport.check(cfg);
+    StateStores.check(cfg.state());
     java.nio.file.Path statePath = cfg.state().file().path();
     if (cfg.state().store() == io.sf2loki.app.config.StateConfig.Store.FILE
         && java.nio.file.Files.isDirectory(statePath)) {
@@ -170,20 +170,20 @@ public final class Daemon {
     logStartup(version);
     cfg.warnings().forEach(w -> log.atWarn().log(w));
 
-    // state first: a corrupt document or a held lock ends startup before anything runs
-    FileCheckpointStore store = new FileCheckpointStore(cfg.state().file().path());
-    closers.push(store);
+    // state first: a corrupt document, a held lock or an unreachable store ends startup
+    CheckpointStore store;
+    String statePlace = StateStores.describe(cfg.state());
     try {
+      store = StateStores.open(cfg.state(), options.time().sleeper(), processStop);
+      closers.push(store);
       store.snapshot();
     } catch (StateCorruptException e) {
       err.println("sf2loki: " + e.getMessage());
-      log.atError()
-          .addKeyValue("path", store.path())
-          .log("state file is corrupt: " + e.getMessage());
+      log.atError().addKeyValue("path", statePlace).log("state file is corrupt: " + e.getMessage());
       return EXIT_CONFIG;
-    } catch (StateLockException e) {
+    } catch (StateException e) {
       err.println("sf2loki: " + e.getMessage());
-      log.atError().addKeyValue("path", store.path()).log(e.getMessage());
+      log.atError().addKeyValue("path", statePlace).log(e.getMessage());
       return EXIT_CRASH;
     }
 
@@ -433,7 +433,9 @@ public final class Daemon {
   }
 
   private void registerDegradations() {
-    // OBS-8 order: an egress pause first, then a failing sink
+    // OBS-8 order: a failing checkpoint store (STATE-16), an egress pause, then a failing sink
+    readiness.addDegradation(
+        () -> activeTerm.storeFailingFor().map(d -> "degraded: checkpoint store failing"));
     readiness.addDegradation(activeTerm::egressPausedReason);
     Duration threshold = cfg.service().unreadyAfterSinkFailing();
     readiness.addDegradation(

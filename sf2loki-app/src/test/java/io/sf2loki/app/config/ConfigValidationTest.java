@@ -360,6 +360,22 @@ class ConfigValidationTest {
         .hasMessageContaining("state.gcs.bucket: required");
   }
 
+  @Test
+  @DisplayName("STATE-15: state.gcs.endpoint_url and anonymous bind; they default to absent/false")
+  void state15_gcsEmulatorKeys() {
+    Sf2lokiConfig cfg =
+        load(
+            dir,
+            MINIMAL
+                + "state: {store: gcs, gcs: {bucket: b, endpoint_url: 'http://127.0.0.1:4443',"
+                + " anonymous: true}}\n");
+    assertThat(cfg.state().gcs().endpointUrl()).contains("http://127.0.0.1:4443");
+    assertThat(cfg.state().gcs().anonymous()).isTrue();
+    Sf2lokiConfig dflt = load(dir, MINIMAL + "state: {store: gcs, gcs: {bucket: b}}\n");
+    assertThat(dflt.state().gcs().endpointUrl()).isEmpty();
+    assertThat(dflt.state().gcs().anonymous()).isFalse();
+  }
+
   // ---- CFG-24 / pubsub.tls warnings ----
 
   @Test

@@ -61,6 +61,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
 
   // sources
   public final LongCounter checkpointLoadErrors;
+  public final LongCounter checkpointWriteErrors;
   public final LongCounter timestampFallbacks;
   public final LongCounter entriesSampledOut;
   public final LongCounter soqlPollErrors;
@@ -148,6 +149,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     leader = new GaugeValues(m, "sf2loki_leader", "1 when leader or standalone");
     leaderAcquisitions = counter(m, "sf2loki_leader_acquisitions");
     checkpointLoadErrors = counter(m, "sf2loki_checkpoint_load_errors");
+    checkpointWriteErrors = counter(m, "sf2loki_checkpoint_write_errors");
     timestampFallbacks = counter(m, "sf2loki_timestamp_fallbacks");
     entriesSampledOut = counter(m, "sf2loki_entries_sampled_out");
     soqlPollErrors = counter(m, "sf2loki_soql_poll_errors");

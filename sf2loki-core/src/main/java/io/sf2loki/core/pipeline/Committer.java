@@ -1,13 +1,16 @@
 package io.sf2loki.core.pipeline;
 
+import io.opentelemetry.api.metrics.LongCounter;
 import io.sf2loki.core.egress.BudgetValue;
 import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * are filtered out, PIPE-16) and written with one store write, at most once per {@code
  * state.min_write_interval}. Lanes never wait for the write ({@link #submit} only merges); a batch
  * counts as committed, and the {@link CommitListener} runs, when the write covering it succeeded. A
- * failed write ends the term (PIPE-12). After leadership loss every commit is skipped silently
- * (HA-4).
+ * store outage (STATE-16) is waited out with backoff while the lanes are held; any other failed
+ * write ends the term (PIPE-12). After leadership loss every commit is skipped silently (HA-4).
  *
  * <p>Threads: {@link #run()} is the writer loop, on one thread owned by {@link Pipeline}; {@link
  * #submit}, {@link #finish} and {@link #suppress} may be called from any thread. State is guarded
@@ -44,6 +47,8 @@ public final class Committer {
   private long lastWriteNanos;
   private boolean wroteOnce;
   private long writes;
+  private final StoreOutage outage;
+  private final StopSignal termStop;
 
   /**
    * @param store the checkpoint store
@@ -58,11 +63,48 @@ public final class Committer {
       CommitListener listener,
       Duration minWriteInterval,
       TimeSource time) {
+    this(store, abandoned, listener, minWriteInterval, time, null, new StopSignal());
+  }
+
+  /**
+   * @param writeErrors {@code sf2loki_checkpoint_write_errors} (STATE-16), or null
+   * @param termStop the term's stop: releases lanes held by a store outage (STATE-16)
+   */
+  public Committer(
+      CheckpointStore store,
+      AbandonedKeys abandoned,
+      CommitListener listener,
+      Duration minWriteInterval,
+      TimeSource time,
+      LongCounter writeErrors,
+      StopSignal termStop) {
     this.store = store;
     this.abandoned = abandoned;
     this.listener = listener;
     this.minWriteInterval = minWriteInterval;
     this.time = time;
+    this.outage = new StoreOutage(writeErrors, time.ticker());
+    this.termStop = termStop;
+    termStop.onStop(this::wakeAll);
+  }
+
+  private void wakeAll() {
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** How long the checkpoint store has been failing (STATE-16); empty when healthy. */
+  public Optional<Duration> storeFailingFor() {
+    lock.lock();
+    try {
+      return outage.failingFor();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -92,6 +134,13 @@ public final class Committer {
             }
           });
       changed.signalAll();
+      // STATE-16: while the store fails, the lane that just pushed waits here, so at most one
+      // batch per lane is delivered beyond the last committed checkpoint
+      while (outage.failing() && !finished && !suppressed && !termStop.isStopped()) {
+        changed.await();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       lock.unlock();
     }
@@ -121,6 +170,7 @@ public final class Committer {
     lock.lock();
     try {
       pending.clear();
+      changed.signalAll();
     } finally {
       lock.unlock();
     }
@@ -169,8 +219,45 @@ public final class Committer {
       } finally {
         lock.unlock();
       }
-      write(batch);
+      try {
+        write(batch);
+      } catch (RuntimeException e) {
+        if (!StoreOutage.waitable(e)) {
+          throw e;
+        }
+        waitOutOutage(batch, (StateException) e);
+      }
     }
+  }
+
+  /**
+   * STATE-16: puts {@code batch} back under the values submitted since and waits the backoff; a
+   * failure once the term is finishing ends it (the uncommitted tail is re-read next run).
+   */
+  private void waitOutOutage(Map<String, String> batch, StateException e)
+      throws InterruptedException {
+    Duration wait;
+    lock.lock();
+    try {
+      if (suppressed) {
+        pending.clear(); // HA-4: the new leader owns the checkpoints
+        return;
+      }
+      Map<String, String> merged = new LinkedHashMap<>(batch);
+      pending.forEach(
+          (k, v) -> {
+            merged.remove(k);
+            merged.put(k, v);
+          });
+      pending = merged;
+      wait = outage.failed(e);
+      if (finished) {
+        throw e;
+      }
+    } finally {
+      lock.unlock();
+    }
+    time.sleeper().sleep(wait, finishing);
   }
 
   private void write(Map<String, String> batch) {
@@ -181,6 +268,8 @@ public final class Committer {
     store.commitMany(batch, Set.of());
     lock.lock();
     try {
+      outage.succeeded();
+      changed.signalAll();
       writes++;
       wroteOnce = true;
       lastWriteNanos = time.ticker().nanoTime();

@@ -109,7 +109,14 @@ public final class Pipeline {
     this.time = time;
     this.limiter = limiter;
     this.committer =
-        new Committer(store, abandoned, commitListener, settings.minWriteInterval(), time);
+        new Committer(
+            store,
+            abandoned,
+            commitListener,
+            settings.minWriteInterval(),
+            time,
+            metrics.checkpointWriteErrors,
+            pipelineStop);
     Map<Lane, Integer> producers = new EnumMap<>(Lane.class);
     for (Source s : this.sources) {
       producers.merge(s.lane(), 1, Integer::sum);
@@ -177,6 +184,11 @@ public final class Pipeline {
   /** Whether {@link #loseLeadership()} was called. */
   public boolean leadershipLost() {
     return leadership.lost();
+  }
+
+  /** How long the checkpoint store has been failing (STATE-16); empty when healthy. */
+  public Optional<Duration> storeFailingFor() {
+    return committer.storeFailingFor();
   }
 
   /** The term's committer (tests). */

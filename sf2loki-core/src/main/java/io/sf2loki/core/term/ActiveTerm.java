@@ -50,6 +50,12 @@ public final class ActiveTerm {
     return p == null ? Optional.empty() : p.failingFor();
   }
 
+  /** How long the running term's checkpoint store has been failing (STATE-16). */
+  public Optional<Duration> storeFailingFor() {
+    Pipeline p = current.get();
+    return p == null ? Optional.empty() : p.storeFailingFor();
+  }
+
   /** The running term's egress-pause readiness reason (EGR-8), empty when none runs. */
   public Optional<String> egressPausedReason() {
     Pipeline p = current.get();

@@ -1,10 +1,5 @@
 package io.sf2loki.state.file;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
@@ -12,14 +7,13 @@ import io.sf2loki.core.spi.StateLockException;
 import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.Ticker;
+import io.sf2loki.state.CheckpointDocument;
+import io.sf2loki.state.Fencing;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -31,14 +25,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -65,17 +56,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>STATE-6: before each write the on-disk file (size, modification time, SHA-256 content
  *       digest) is compared with what this store last read or wrote; if it changed, the commit is
  *       applied on top of the freshly read document, so external edits to other keys survive.
- *   <li>STATE-7 (partial): without an epoch supplier an existing {@code __fence_epoch__} is
- *       preserved untouched; STATE-12: it is hidden from {@link #load} and {@link #snapshot} and
- *       callers may not set or remove it.
+ *   <li>STATE-7: with {@link Fencing} installed each write runs the leadership check, fails with
+ *       {@code StateFenceException} when the on-disk {@code __fence_epoch__} exceeds the caller's
+ *       epoch, and stores the caller's epoch; without it an existing epoch is preserved untouched;
+ *       STATE-12: it is hidden from {@link #load} and {@link #snapshot} and callers may not set or
+ *       remove it.
  * </ul>
  */
 public final class FileCheckpointStore implements CheckpointStore {
   /** The reserved key of STATE-7 / STATE-12. */
-  public static final String FENCE_EPOCH_KEY = "__fence_epoch__";
+  public static final String FENCE_EPOCH_KEY = CheckpointDocument.FENCE_EPOCH_KEY;
 
-  private static final ObjectMapper JSON =
-      JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
   private static final Set<PosixFilePermission> MODE_0644 =
       PosixFilePermissions.fromString("rw-r--r--");
 
@@ -90,6 +81,7 @@ public final class FileCheckpointStore implements CheckpointStore {
   private FileChannel lockChannel;
   private FileLock fileLock;
   private boolean closed;
+  private volatile Fencing fencing;
 
   /** How the sidecar lock of STATE-5 is taken. */
   public enum LockMode {
@@ -125,6 +117,13 @@ public final class FileCheckpointStore implements CheckpointStore {
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
     this.lockPath = this.path.resolveSibling(this.path.getFileName() + ".lock");
     this.lockMode = Objects.requireNonNull(lockMode, "lockMode");
+  }
+
+  /**
+   * Installs (or, with null, removes) a lease coordinator's fence hook and epoch (STATE-7, HA-7).
+   */
+  public void fencing(Fencing f) {
+    this.fencing = f;
   }
 
   /** The checkpoint document path (absolute). */
@@ -235,15 +234,7 @@ public final class FileCheckpointStore implements CheckpointStore {
 
   @Override
   public void commitMany(Map<String, String> values, Set<String> keysToRemove) {
-    Objects.requireNonNull(values, "values");
-    Objects.requireNonNull(keysToRemove, "keysToRemove");
-    if (values.containsKey(FENCE_EPOCH_KEY) || keysToRemove.contains(FENCE_EPOCH_KEY)) {
-      throw new IllegalArgumentException(FENCE_EPOCH_KEY + " is reserved for the store (STATE-12)");
-    }
-    for (Map.Entry<String, String> e : values.entrySet()) {
-      Objects.requireNonNull(e.getKey(), "key");
-      Objects.requireNonNull(e.getValue(), "value of " + e.getKey());
-    }
+    CheckpointDocument.checkCommit(values, keysToRemove);
     mutex.lock();
     try {
       ensureReady();
@@ -252,9 +243,11 @@ public final class FileCheckpointStore implements CheckpointStore {
             "state file " + path + " is not locked for this term; refusing to write");
       }
       Map<String, String> base = refreshIfChangedOnDisk();
-      Map<String, String> next = new LinkedHashMap<>(base);
-      next.putAll(values);
-      keysToRemove.forEach(next::remove);
+      Map<String, String> next = CheckpointDocument.merge(base, values, keysToRemove);
+      Fencing f = fencing;
+      if (f != null) {
+        f.stamp(base, next, "file " + path); // STATE-7: base is the document on disk now
+      }
       if (next.equals(base)) {
         cache = next;
         return; // nothing changes: no write (STATE-2 delete of a missing key)
@@ -275,9 +268,7 @@ public final class FileCheckpointStore implements CheckpointStore {
     mutex.lock();
     try {
       ensureReady();
-      Map<String, String> out = new TreeMap<>(cache);
-      out.remove(FENCE_EPOCH_KEY);
-      return Collections.unmodifiableMap(out);
+      return CheckpointDocument.visible(cache);
     } finally {
       mutex.unlock();
     }
@@ -417,37 +408,7 @@ public final class FileCheckpointStore implements CheckpointStore {
   }
 
   private Map<String, String> parse(byte[] bytes) {
-    String text;
-    try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
-    } catch (CharacterCodingException e) {
-      throw corrupt("is not valid UTF-8", e);
-    }
-    JsonNode root;
-    try {
-      root = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw corrupt("is not valid JSON (" + e.getOriginalMessage() + ")", e);
-    }
-    if (root == null || !root.isObject()) {
-      throw corrupt("is not a JSON object", null);
-    }
-    Map<String, String> doc = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = root.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      if (!e.getValue().isTextual()) {
-        throw corrupt("holds a non-string value under key '" + e.getKey() + "'", null);
-      }
-      doc.put(e.getKey(), e.getValue().textValue());
-    }
-    return doc;
+    return CheckpointDocument.parse(bytes, this::corrupt);
   }
 
   private StateCorruptException corrupt(String what, Throwable cause) {
@@ -500,12 +461,7 @@ public final class FileCheckpointStore implements CheckpointStore {
   }
 
   private void write(Map<String, String> next) {
-    byte[] bytes;
-    try {
-      bytes = JSON.writeValueAsBytes(next);
-    } catch (JsonProcessingException e) {
-      throw new StateException("cannot serialise checkpoint document: " + e.getMessage(), e);
-    }
+    byte[] bytes = CheckpointDocument.serialise(next);
     Path dir = path.getParent();
     Path tmp = null;
     try {

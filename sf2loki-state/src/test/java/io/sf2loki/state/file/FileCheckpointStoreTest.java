@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.spi.StateFenceException;
 import io.sf2loki.core.spi.StateLockException;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.state.Fencing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -209,6 +211,36 @@ class FileCheckpointStoreTest {
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(read(state())).isEqualTo("{\"__fence_epoch__\":\"7\",\"k\":\"w\"}");
+  }
+
+  @Test
+  @DisplayName(
+      "STATE-7: with fencing the file store checks the on-disk epoch before each write, stores"
+          + " its own, and runs the leadership check")
+  void state7_fileStoreFencing() throws IOException {
+    try (var leader = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.NONE)) {
+      leader.fencing(new Fencing(() -> {}, () -> 3));
+      leader.commitMany(Map.of("k", "1"), Set.of());
+      assertThat(read(state())).isEqualTo("{\"k\":\"1\",\"__fence_epoch__\":\"3\"}");
+      // a newer leader wrote epoch 5 on disk; this store's cache still says 3
+      Files.writeString(state(), "{\"k\":\"new\",\"__fence_epoch__\":\"5\"}");
+      assertThatThrownBy(() -> leader.commitMany(Map.of("k", "stale"), Set.of()))
+          .isInstanceOf(StateFenceException.class)
+          .hasMessageContaining("epoch 5 > this term's epoch 3");
+      assertThat(read(state())).isEqualTo("{\"k\":\"new\",\"__fence_epoch__\":\"5\"}");
+      leader.fencing(
+          new Fencing(
+              () -> {
+                throw new StateFenceException("not leader");
+              },
+              () -> 9));
+      assertThatThrownBy(() -> leader.commitMany(Map.of("k", "x"), Set.of()))
+          .isInstanceOf(StateFenceException.class)
+          .hasMessage("not leader");
+      leader.fencing(new Fencing(() -> {}, () -> 5)); // equal epoch: allowed
+      leader.commitMany(Map.of("k", "2"), Set.of());
+    }
+    assertThat(read(state())).isEqualTo("{\"k\":\"2\",\"__fence_epoch__\":\"5\"}");
   }
 
   @Test
