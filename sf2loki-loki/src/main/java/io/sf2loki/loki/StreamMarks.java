@@ -61,7 +61,7 @@ final class StreamMarks {
 
   /** Whether stream {@code labels} is tracked (its newest delivered timestamp is known). */
   synchronized boolean known(Map<String, String> labels) {
-    return newest.containsKey(labels);
+    return newest.get(labels) != null; // get, not containsKey: a look-up is a use (LRU)
   }
 
   /** Number of tracked streams. */
