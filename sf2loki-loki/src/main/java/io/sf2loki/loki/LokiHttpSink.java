@@ -284,6 +284,9 @@ public final class LokiHttpSink implements Sink {
       case REQUEST_WIDE ->
           throw fail("loki rejected the request as a whole: configuration outage", 400, ex.body);
       case PER_ENTRY -> {
+        if (c.reason().equals(TOO_FAR_BEHIND)) {
+          streamMarks.learn(PartialAcceptance.cutoffs(ex.body));
+        }
         if (n == 1 || LokiResponses.coversAll(ex.body, n)) {
           rejected(entries, c.reason(), ex, p, depth);
         } else {

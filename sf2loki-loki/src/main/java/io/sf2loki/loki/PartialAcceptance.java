@@ -201,6 +201,31 @@ final class PartialAcceptance {
     return listed.isEmpty() ? Optional.of(blocks) : Optional.empty();
   }
 
+  private static final Pattern CUTOFF =
+      Pattern.compile("oldest acceptable timestamp is: (\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z)");
+
+  /**
+   * Loki's per-stream cutoff from an ingester body: for each reported stream, the latest {@code
+   * oldest acceptable timestamp is: <RFC 3339>} of its listed too-far-behind reasons (SINK-15
+   * learns marks from it). Empty for any other body.
+   */
+  static Map<Map<String, String>, Instant> cutoffs(String body) {
+    Map<Map<String, String>, Instant> out = new HashMap<>();
+    for (Block b : parse(body).orElse(List.of())) {
+      for (String reason : b.reasons()) {
+        Matcher m = CUTOFF.matcher(reason);
+        if (m.find()) {
+          try {
+            out.merge(b.labels(), Instant.parse(m.group(1)), (x, y) -> x.isAfter(y) ? x : y);
+          } catch (java.time.format.DateTimeParseException e) {
+            // not a cutoff we can use
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** Parses Go's {@code time.Time.String()} ({@code 2021-11-08 03:30:43.947325032 +0000 UTC}). */
   static Instant goTime(String s) {
     Matcher m = GO_TIME.matcher(s.strip());

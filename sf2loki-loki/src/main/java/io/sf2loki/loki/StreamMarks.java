@@ -87,6 +87,21 @@ final class StreamMarks {
     return out;
   }
 
+  /**
+   * Learns a stream's mark from Loki's reported cutoff (its {@code oldest acceptable timestamp}):
+   * the mark becomes at least {@code cutoff} + 90 % of the window, so exactly the entries older
+   * than the cutoff — which Loki refuses anyway — are routed late from now on (after a restart, the
+   * stream's following pushes no longer meet the 400). Ignored while routing is off.
+   */
+  void learn(Map<Map<String, String>, Instant> cutoffs) {
+    if (cutoffs.isEmpty() || !routeWindow.isPositive()) {
+      return;
+    }
+    Map<Map<String, String>, Instant> marks = new HashMap<>();
+    cutoffs.forEach((labels, cutoff) -> marks.put(labels, cutoff.plus(routeWindow)));
+    advance(marks);
+  }
+
   /** Records {@code delivered} entries (stored by Loki): each stream's newest moves forward. */
   void delivered(List<LogEntry> delivered) {
     if (delivered.isEmpty()) {
@@ -96,6 +111,11 @@ final class StreamMarks {
     for (LogEntry e : delivered) {
       max.merge(e.labels(), e.timestamp(), (a, b) -> a.isAfter(b) ? a : b);
     }
+    advance(max);
+  }
+
+  /** Moves each stream's mark forward to at least the given instant. */
+  private void advance(Map<Map<String, String>, Instant> max) {
     int size;
     synchronized (this) {
       for (Map.Entry<Map<String, String>, Instant> m : max.entrySet()) {

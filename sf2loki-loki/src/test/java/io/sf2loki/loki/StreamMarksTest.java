@@ -63,6 +63,27 @@ class StreamMarksTest {
   }
 
   @Test
+  @DisplayName(
+      "SINK-15: a mark learned from Loki's reported cutoff routes exactly the entries older than"
+          + " the cutoff")
+  void learnsFromCutoff() {
+    StreamMarks m = new StreamMarks(10, Duration.ofMinutes(30), n -> {});
+    m.learn(Map.of(Map.of("s", "a"), T));
+    assertThat(m.behind(List.of(e("a", T.minusNanos(1)), e("a", T), e("b", T.minusSeconds(9999)))))
+        .extracting(LogEntry::timestamp)
+        .containsExactly(T.minusNanos(1));
+    m.delivered(List.of(e("a", T.plus(Duration.ofHours(1)))));
+    assertThat(m.newest(Map.of("s", "a"))).isEqualTo(T.plus(Duration.ofHours(1)));
+    assertThat(
+            PartialAcceptance.cutoffs(
+                "entry with timestamp 2026-12-01 10:00:00 +0000 UTC ignored, reason: 'entry too far"
+                    + " behind, entry timestamp is: 2026-12-01T10:00:00Z, oldest acceptable"
+                    + " timestamp is: 2026-12-01T11:30:00Z',\nuser 'fake', total ignored: 1 out of"
+                    + " 1 for stream: {s=\"a\"}\n"))
+        .isEqualTo(Map.of(Map.of("s", "a"), Instant.parse("2026-12-01T11:30:00Z")));
+  }
+
+  @Test
   @DisplayName("SINK-15: a zero window disables the routing")
   void zeroWindowOff() {
     StreamMarks m = new StreamMarks(2, Duration.ZERO, n -> {});
