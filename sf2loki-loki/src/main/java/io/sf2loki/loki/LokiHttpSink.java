@@ -15,21 +15,19 @@ import io.sf2loki.loki.LokiResponses.Kind;
 import io.sf2loki.loki.encode.EncodedRequest;
 import io.sf2loki.loki.encode.LokiEncoder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
-import java.util.Deque;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -44,44 +42,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes batches to Loki's HTTP push API (SPEC SINK-1…SINK-13).
+ * Pushes batches to Loki's HTTP push API (SPEC SINK-1…SINK-17).
  *
  * <ul>
- *   <li>Headers (SINK-2): {@code Authorization: Basic base64("<tenant or empty>:<token>")} when an
- *       auth token is set, else {@code X-Scope-OrgID: <tenant>} when a tenant is set; always {@code
- *       User-Agent: sf2loki/<version>}, {@code Content-Type} and, when compressed, {@code
- *       Content-Encoding}.
- *   <li>Transport (SINK-3): one JDK {@link HttpClient} (HTTP/1.1, redirects never followed,
- *       connections reused, virtual-thread executor); connect/request timeouts from the settings.
- *   <li>Classification (SINK-8), in-sink retries for 429/5xx/transport errors (SINK-9: at most 5
- *       attempts, jittered exponential waits, {@code Retry-After} delta-seconds honoured, 60 s
- *       cap), 400/413 splitting with the split-storm guard (SINK-10), structured-metadata modes and
- *       the {@code auto} fallback (SINK-12).
+ *   <li>Requests ({@link LokiRequests}, SINK-2…SINK-5) on one JDK {@link HttpClient} (SINK-3:
+ *       HTTP/1.1, redirects never followed, connections reused, virtual-thread executor).
+ *   <li>Classification from the whole body up to 64 KiB ({@link LokiBody}, {@link LokiResponses},
+ *       SINK-8); in-sink retries for 429/5xx/transport errors ({@link RetryPolicy}, SINK-9); the
+ *       tenant's {@code Retry-After} gate shared by both lanes ({@link TenantGate}, SINK-17), and
+ *       the last {@code Retry-After} handed to the pipeline in {@link RetryableSinkException}.
+ *   <li>400/413 splitting with the split-storm guard (SINK-10); structured-metadata modes and the
+ *       {@code auto} fallback (SINK-12).
+ *   <li>Late entries (SINK-13, SINK-15, SINK-16): entries older than their stream's newest
+ *       delivered entry minus the out-of-order window are routed late before any push ({@link
+ *       StreamMarks}); a stream's entries go in timestamp order ({@link RequestPlan}); after a
+ *       partially accepted 400 only the entries Loki names as refused are handled ({@link
+ *       PartialAcceptance}), else the request is split. Refused {@code too_far_behind}, {@code
+ *       too_old} and {@code too_new} entries are restamped once ({@link Restamper}) under {@code
+ *       restamp}, dropped under {@code drop}; {@code line_too_long} is dropped.
  * </ul>
  *
- * <p>Per-entry rejections (SINK-8 / SINK-10 rule 1, SINK-13): entries rejected as {@code too_new}
- * or {@code line_too_long} are dropped with their reason. Entries rejected as {@code
- * too_far_behind} or {@code too_old} are dropped too under {@link
- * LokiSinkSettings.LateEntries#DROP}; under {@link LokiSinkSettings.LateEntries#RESTAMP} (default)
- * they are restamped once ({@link Restamper}: now, strictly increasing per stream, {@code
- * late="true"}, metadata {@code event_time} = the original timestamp, line unchanged), counted in
- * {@code sf2loki_loki_entries_restamped{reason}} and pushed in follow-up requests after the batch's
- * own requests, split to {@link LokiSinkSettings#maxEntries()} / {@link
- * LokiSinkSettings#maxBytes()} (Σ line bytes + 64, PIPE-5). A restamped entry that Loki rejects
- * again, for any permanent or per-entry reason, is dropped under that new reason; it is never
- * restamped twice.
- *
- * <p>Entries dropped, restamped or delivered in restamped form during a push that then fails
- * retryably are remembered for that {@link Batch} instance (by identity, for the last few batches):
- * its next attempt excludes them, re-sends restamped entries not yet delivered in the same
- * restamped form (same timestamp), and reports the drops once, so nothing is sent, counted or
- * restamped twice (SINK-10).
- *
- * <p>Metrics recorded here: {@code sf2loki_loki_bytes_pushed} (body bytes of every accepted
- * request), {@code sf2loki_loki_structured_metadata_enabled} and {@code
- * sf2loki_loki_entries_restamped{reason}} (when an entry is restamped). Drops are returned in
- * {@link PushResult#droppedByReason()} (or as {@link PermanentSinkException}) for the pipeline to
- * count.
+ * <p>What happened to a batch's entries ({@link BatchMarks}) is remembered by batch identity when
+ * its push fails retryably: the next attempt skips entries delivered, dropped or restamped,
+ * re-sends restamped forms unchanged and reports drops once (SINK-10).
  *
  * <p>Thread-safe: both lanes may push concurrently.
  */
@@ -91,33 +74,35 @@ public final class LokiHttpSink implements Sink {
   /** SINK-9: attempts per request for 429/5xx/transport outcomes. */
   public static final int MAX_ATTEMPTS = 5;
 
-  private static final Duration MIN_WAIT = Duration.ofMillis(500);
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
-  private static final Duration MAX_WAIT = Duration.ofSeconds(60);
   private static final int REMEMBERED_BATCHES = 8;
   private static final int BODY_EXCERPT = 512;
   private static final String TOO_FAR_BEHIND = "too_far_behind";
   private static final String TOO_OLD = "too_old";
-
-  /** PIPE-5: per-entry overhead added to the line bytes when sizing a request. */
-  private static final int ENTRY_OVERHEAD_BYTES = 64;
+  private static final String TOO_NEW = "too_new";
+  private static final Attributes ROUTED =
+      Attributes.of(Sf2lokiMetrics.REASON, TOO_FAR_BEHIND, Sf2lokiMetrics.STAGE, "routed");
+  private static final Attributes TARGETED = Attributes.of(Sf2lokiMetrics.MODE, "targeted");
+  private static final Attributes BISECTION = Attributes.of(Sf2lokiMetrics.MODE, "bisection");
+  private static final Attributes GATE = Attributes.of(Sf2lokiMetrics.LAYER, "tenant_gate");
+  private static final Attributes IN_SINK = Attributes.of(Sf2lokiMetrics.LAYER, "in_sink");
 
   private final LokiSinkSettings settings;
   private final Sf2lokiMetrics metrics;
   private final Sleeper sleeper;
-  private final RandomGenerator random;
   private final LokiEncoder encoder;
   private final Executor cpu;
   private final ExecutorService executor;
   private final HttpClient client;
-  private final String authorization;
+  private final LokiRequests requests;
+  private final RetryPolicy retryPolicy;
   private final StopSignal closed = new StopSignal();
   private final AtomicBoolean metadataDisabled = new AtomicBoolean();
   private final AtomicLong failureStreak = new AtomicLong();
   private final Restamper restamper;
 
-  /** Guarded by itself: drops of batches whose last push failed retryably (SINK-10). */
-  private final Deque<Marks> pendingMarks = new ArrayDeque<>();
+  private final BatchMarks.Memory memory = new BatchMarks.Memory(REMEMBERED_BATCHES);
+  private final StreamMarks streamMarks;
+  private final TenantGate gate;
 
   /**
    * Creates the sink and its HTTP client.
@@ -167,11 +152,17 @@ public final class LokiHttpSink implements Sink {
       Executor cpuExecutor,
       InstantSource clock) {
     this.restamper = new Restamper(clock);
+    this.streamMarks =
+        new StreamMarks(
+            settings.maxTrackedStreams(),
+            settings.outOfOrderWindow(),
+            n -> metrics.lokiTrackedStreams.set(n));
+    this.gate = new TenantGate(clock, sleeper);
     this.cpu = cpuExecutor;
     this.settings = settings;
     this.metrics = metrics;
     this.sleeper = sleeper;
-    this.random = random;
+    this.retryPolicy = new RetryPolicy(random);
     this.encoder = LokiEncoder.of(settings.encoding(), settings.compression());
     this.executor = Executors.newVirtualThreadPerTaskExecutor();
     this.client =
@@ -181,16 +172,7 @@ public final class LokiHttpSink implements Sink {
             .connectTimeout(settings.connectTimeout())
             .executor(executor)
             .build();
-    this.authorization =
-        settings.authToken() == null
-            ? null
-            : "Basic "
-                + Base64.getEncoder()
-                    .encodeToString(
-                        ((settings.tenantId() == null ? "" : settings.tenantId())
-                                + ":"
-                                + settings.authToken())
-                            .getBytes(StandardCharsets.UTF_8));
+    this.requests = new LokiRequests(settings);
     metrics.lokiStructuredMetadataEnabled.set(metadataEnabled() ? 1 : 0);
   }
 
@@ -223,18 +205,25 @@ public final class LokiHttpSink implements Sink {
   public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     List<LogEntry> all = batch.realEntries();
-    Marks marks = takeMarks(batch);
+    BatchMarks marks = memory.take(batch);
     List<LogEntry> entries = marks.isEmpty() ? all : marks.remaining(all);
-    Push p = new Push(singleAttempt, marks, marks.isEmpty(), stop);
+    boolean fresh = marks.isEmpty();
+    List<LogEntry> late = streamMarks.behind(entries);
+    if (!late.isEmpty()) {
+      routeLate(late, marks);
+      entries = marks.remaining(all);
+    }
+    List<List<LogEntry>> requests =
+        RequestPlan.requests(RequestPlan.ordered(entries), streamMarks::known);
+    Push p = new Push(singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop);
     try {
-      if (!entries.isEmpty()) {
-        Exchange ex = exchange(entries, p);
-        process(entries, ex, p, 0);
+      for (List<LogEntry> request : requests) {
+        process(request, exchange(request, p), p, 0);
       }
       pushRestamped(p);
     } catch (RetryableSinkException e) {
       if (!marks.isEmpty()) {
-        rememberMarks(marks);
+        memory.remember(marks);
       }
       throw e;
     }
@@ -249,6 +238,23 @@ public final class LokiHttpSink implements Sink {
     executor.close();
   }
 
+  /**
+   * SINK-15: entries older than their tracked stream's newest delivered entry minus the routing
+   * window are restamped (or, under {@code drop}, dropped) without being pushed live.
+   */
+  private void routeLate(List<LogEntry> late, BatchMarks marks) {
+    if (settings.lateEntries() == LokiSinkSettings.LateEntries.RESTAMP) {
+      marks.restamp(late, restamper.restamp(late));
+      metrics.lokiEntriesRestamped.add(late.size(), ROUTED);
+    } else {
+      marks.drop(late, TOO_FAR_BEHIND);
+    }
+    log.atInfo()
+        .addKeyValue("entries", late.size())
+        .addKeyValue("late_entries", settings.lateEntries().name().toLowerCase(Locale.ROOT))
+        .log("entries older than their stream's out-of-order window; routed late before the push");
+  }
+
   // ---------------------------------------------------------------- request handling
 
   private void process(List<LogEntry> entries, Exchange ex, Push p, int depth)
@@ -257,9 +263,8 @@ public final class LokiHttpSink implements Sink {
     Classification c = ex.classification;
     switch (c.kind()) {
       case SUCCESS -> {
-        if (p.restampPhase) {
-          p.marks.delivered(entries);
-        }
+        p.marks.delivered(entries);
+        streamMarks.delivered(entries);
         p.bytes += ex.bodyBytes;
         metrics.lokiBytesPushed.add(ex.bodyBytes);
         long streak = failureStreak.getAndSet(0);
@@ -279,10 +284,13 @@ public final class LokiHttpSink implements Sink {
       case REQUEST_WIDE ->
           throw fail("loki rejected the request as a whole: configuration outage", 400, ex.body);
       case PER_ENTRY -> {
+        if (c.reason().equals(TOO_FAR_BEHIND)) {
+          streamMarks.learn(PartialAcceptance.cutoffs(ex.body));
+        }
         if (n == 1 || LokiResponses.coversAll(ex.body, n)) {
           rejected(entries, c.reason(), ex, p, depth);
         } else {
-          split(entries, p, depth);
+          partiallyAccepted(entries, c.reason(), ex, p, depth);
         }
       }
       case SPLITTABLE -> {
@@ -294,6 +302,42 @@ public final class LokiHttpSink implements Sink {
       }
       case PERMANENT -> drop(entries, c.reason(), ex, p, depth);
     }
+  }
+
+  /**
+   * SINK-16: a 400 for some entries of the request. When the body identifies the entries Loki did
+   * not store, only those are handled (SINK-13) and the rest count as delivered; otherwise the
+   * request is split (SINK-10) and the fallback counted.
+   */
+  private void partiallyAccepted(
+      List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
+      throws RetryableSinkException, PermanentSinkException, InterruptedException {
+    Optional<List<LogEntry>> refused =
+        PartialAcceptance.rejected(ex.body, ex.truncated, entries, ex.unknownAtSend);
+    if (refused.isEmpty()) {
+      metrics.lokiPartialAcceptanceFallbacks.add(1);
+      metrics.lokiEntriesResent.add(entries.size(), BISECTION);
+      log.atWarn()
+          .addKeyValue("entries", entries.size())
+          .addKeyValue("body", excerpt(ex.body))
+          .log("loki partially accepted a push without naming every refused entry; splitting");
+      split(entries, p, depth);
+      return;
+    }
+    Set<LogEntry> out = Collections.newSetFromMap(new IdentityHashMap<>());
+    out.addAll(refused.get());
+    List<LogEntry> stored = entries.stream().filter(e -> !out.contains(e)).toList();
+    p.marks.delivered(stored);
+    streamMarks.delivered(stored);
+    if (!p.restampPhase && restampable(reason)) {
+      metrics.lokiEntriesResent.add(refused.get().size(), TARGETED);
+    }
+    rejected(refused.get(), reason, ex, p, depth + 1);
+  }
+
+  private boolean restampable(String reason) {
+    return settings.lateEntries() == LokiSinkSettings.LateEntries.RESTAMP
+        && (reason.equals(TOO_FAR_BEHIND) || reason.equals(TOO_OLD) || reason.equals(TOO_NEW));
   }
 
   private void split(List<LogEntry> entries, Push p, int depth)
@@ -322,15 +366,14 @@ public final class LokiHttpSink implements Sink {
     return ex.status == 400 && ex.classification.kind() == Kind.SPLITTABLE;
   }
 
-  /** SINK-13: too-far-behind / too-old entries of the batch are restamped; the rest dropped. */
+  /** SINK-13: too-far-behind, too-old and too-new entries are restamped; the rest dropped. */
   private void rejected(List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
       throws PermanentSinkException {
-    if (!p.restampPhase
-        && settings.lateEntries() == LokiSinkSettings.LateEntries.RESTAMP
-        && (reason.equals(TOO_FAR_BEHIND) || reason.equals(TOO_OLD))) {
+    if (!p.restampPhase && restampable(reason)) {
       p.marks.restamp(entries, restamper.restamp(entries));
       metrics.lokiEntriesRestamped.add(
-          entries.size(), Attributes.of(Sf2lokiMetrics.REASON, reason));
+          entries.size(),
+          Attributes.of(Sf2lokiMetrics.REASON, reason, Sf2lokiMetrics.STAGE, "rejected"));
       log.atInfo()
           .addKeyValue("status", ex.status)
           .addKeyValue("reason", reason)
@@ -354,19 +397,9 @@ public final class LokiHttpSink implements Sink {
       return;
     }
     p.restampPhase = true;
-    int from = 0;
-    while (from < pending.size()) {
-      int to = from;
-      long bytes = 0;
-      while (to < pending.size()
-          && to - from < settings.maxEntries()
-          && (to == from || bytes < settings.maxBytes())) {
-        bytes += pending.get(to).lineBytes() + ENTRY_OVERHEAD_BYTES;
-        to++;
-      }
-      List<LogEntry> chunk = pending.subList(from, to);
+    for (List<LogEntry> chunk :
+        RequestPlan.chunks(pending, settings.maxEntries(), settings.maxBytes())) {
       process(chunk, exchange(chunk, p), p, 0);
-      from = to;
     }
   }
 
@@ -378,7 +411,7 @@ public final class LokiHttpSink implements Sink {
           ex.status,
           reason);
     }
-    p.marks.add(entries, reason);
+    p.marks.drop(entries, reason);
     log.atWarn()
         .addKeyValue("status", ex.status)
         .addKeyValue("reason", reason)
@@ -394,8 +427,14 @@ public final class LokiHttpSink implements Sink {
    */
   private Exchange exchange(List<LogEntry> entries, Push p)
       throws RetryableSinkException, InterruptedException {
+    Set<Map<String, String>> unknown = new HashSet<>();
+    for (LogEntry e : entries) {
+      if (!streamMarks.known(e.labels())) {
+        unknown.add(e.labels());
+      }
+    }
     boolean withMetadata = metadataEnabled();
-    Exchange ex = send(encode(entries, withMetadata), p);
+    Exchange ex = send(encode(entries, withMetadata), p, unknown);
     if (withMetadata
         && ex.classification.kind() == Kind.METADATA_REFUSED
         && settings.structuredMetadata() == MetadataMode.AUTO) {
@@ -405,7 +444,7 @@ public final class LokiHttpSink implements Sink {
             .addKeyValue("body", excerpt(ex.body))
             .log("loki rejects structured metadata; sending entries without it");
       }
-      ex = send(encode(entries, false), p);
+      ex = send(encode(entries, false), p, unknown);
     }
     return ex;
   }
@@ -431,26 +470,42 @@ public final class LokiHttpSink implements Sink {
     }
   }
 
-  private Exchange send(EncodedRequest req, Push p)
+  private Exchange send(EncodedRequest req, Push p, Set<Map<String, String>> unknown)
       throws RetryableSinkException, InterruptedException {
     int attempts = p.singleAttempt ? 1 : MAX_ATTEMPTS;
-    HttpRequest request = request(req);
+    HttpRequest request = requests.request(req);
+    long served = TenantGate.NONE;
     for (int attempt = 1; ; attempt++) {
+      TenantGate.Entry pass = gate.enter(served, p.stop, closed);
+      if (pass.waited()) {
+        metrics.lokiRetryAfterWaits.add(1, GATE);
+      }
+      if (pass.pass() == TenantGate.Pass.STOPPED) {
+        throw fail("loki push stopped inside a Retry-After window", 429, "");
+      }
       int status = 0;
-      String body = "";
+      LokiBody body = LokiBody.EMPTY;
       Duration retryAfter = Duration.ZERO;
       IOException transport = null;
       try {
-        HttpResponse<byte[]> resp = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<InputStream> resp =
+            client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         status = resp.statusCode();
-        body = new String(resp.body(), StandardCharsets.UTF_8);
-        Classification c = LokiResponses.classify(status, body);
-        if (c.kind() != Kind.RETRY_IN_SINK) {
-          return new Exchange(status, body, c, req.body().length);
-        }
-        retryAfter = retryAfter(resp.headers().firstValue("Retry-After").orElse(null));
+        body = LokiBody.read(resp.body());
+        retryAfter =
+            RetryPolicy.cap(
+                RetryPolicy.retryAfter(resp.headers().firstValue("Retry-After").orElse(null)));
       } catch (IOException e) {
         transport = e;
+      } finally {
+        served = gate.exit(pass.pass(), retryAfter);
+      }
+      if (transport == null) {
+        Classification c = LokiResponses.classify(status, body.text());
+        if (c.kind() != Kind.RETRY_IN_SINK) {
+          return new Exchange(
+              status, body.text(), body.truncated(), c, req.body().length, unknown, retryAfter);
+        }
       }
       String what =
           transport == null
@@ -458,76 +513,45 @@ public final class LokiHttpSink implements Sink {
               : "transport error: " + transport.getClass().getSimpleName();
       if (attempt >= attempts) {
         throw fail(
-            "loki push failed after " + attempt + " attempt(s): " + what, status, body, transport);
+            "loki push failed after " + attempt + " attempt(s): " + what,
+            status,
+            body.text(),
+            transport,
+            retryAfter);
       }
-      Duration wait = backoff(attempt, retryAfter);
+      Duration wait = retryPolicy.backoff(attempt, retryAfter);
       log.atWarn()
           .addKeyValue("attempt", attempt)
           .addKeyValue("status", status)
           .addKeyValue("wait_ms", wait.toMillis())
+          .addKeyValue("retry_after_s", retryAfter.toSeconds())
           .addKeyValue("error", what)
           .log("loki push failed; retrying");
+      if (retryAfter.isPositive()) {
+        metrics.lokiRetryAfterWaits.add(1, IN_SINK);
+      }
       if (!sleeper.sleep(wait, p.stop) || closed.isStopped()) {
-        throw fail("loki push retry aborted by stop", status, body, transport);
+        throw fail("loki push retry aborted by stop", status, body.text(), transport, retryAfter);
       }
     }
   }
 
-  private HttpRequest request(EncodedRequest req) {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(settings.url())
-            .timeout(settings.requestTimeout())
-            .header("Content-Type", req.contentType())
-            .header("User-Agent", "sf2loki/" + settings.version())
-            .POST(HttpRequest.BodyPublishers.ofByteArray(req.body()));
-    if (req.contentEncoding() != null) {
-      b.header("Content-Encoding", req.contentEncoding());
-    }
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    } else if (settings.tenantId() != null) {
-      b.header("X-Scope-OrgID", settings.tenantId());
-    }
-    return b.build();
-  }
-
-  /**
-   * SINK-9: the wait before retry {@code k} (1-based): uniform in [0.5 s, min(30 s, 2^(k−1) s)],
-   * raised to {@code retryAfter}, capped at 60 s.
-   */
-  Duration backoff(int k, Duration retryAfter) {
-    long upperNanos =
-        Math.min(MAX_BACKOFF.toNanos(), Duration.ofSeconds(1L << Math.min(k - 1, 20)).toNanos());
-    long lowerNanos = MIN_WAIT.toNanos();
-    double r;
-    synchronized (random) {
-      r = random.nextDouble();
-    }
-    long nanos = lowerNanos + (long) (r * Math.max(0, upperNanos - lowerNanos));
-    Duration wait = Duration.ofNanos(nanos);
-    if (retryAfter.compareTo(wait) > 0) {
-      wait = retryAfter;
-    }
-    return wait.compareTo(MAX_WAIT) > 0 ? MAX_WAIT : wait;
-  }
-
   /** Delta-seconds {@code Retry-After}; HTTP-date and garbage are ignored (zero). */
   static Duration retryAfter(String header) {
-    if (header == null) {
-      return Duration.ZERO;
-    }
-    String v = header.strip();
-    if (v.isEmpty() || v.length() > 9 || !v.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
-      return Duration.ZERO;
-    }
-    return Duration.ofSeconds(Long.parseLong(v));
+    return RetryPolicy.retryAfter(header);
+  }
+
+  /** SINK-9: the wait before in-sink retry {@code k} (see {@link RetryPolicy#backoff}). */
+  Duration backoff(int k, Duration retryAfter) {
+    return retryPolicy.backoff(k, retryAfter);
   }
 
   private RetryableSinkException fail(String message, int status, String body) {
-    return fail(message, status, body, null);
+    return fail(message, status, body, null, Duration.ZERO);
   }
 
-  private RetryableSinkException fail(String message, int status, String body, Throwable cause) {
+  private RetryableSinkException fail(
+      String message, int status, String body, Throwable cause, Duration retryAfter) {
     long streak = failureStreak.incrementAndGet();
     if (streak == 1 || streak % 10 == 0) {
       log.atError()
@@ -537,7 +561,7 @@ public final class LokiHttpSink implements Sink {
           .setCause(cause)
           .log(message);
     }
-    return new RetryableSinkException(message, status, cause);
+    return new RetryableSinkException(message, status, cause, retryAfter);
   }
 
   private static String excerpt(String body) {
@@ -545,107 +569,10 @@ public final class LokiHttpSink implements Sink {
     return s.length() <= BODY_EXCERPT ? s : s.substring(0, BODY_EXCERPT) + "…";
   }
 
-  // ---------------------------------------------------------------- marks (SINK-10)
-
-  private Marks takeMarks(Batch batch) {
-    synchronized (pendingMarks) {
-      for (var it = pendingMarks.iterator(); it.hasNext(); ) {
-        Marks m = it.next();
-        if (m.batch == batch) {
-          it.remove();
-          return m;
-        }
-      }
-    }
-    return new Marks(batch);
-  }
-
-  private void rememberMarks(Marks marks) {
-    synchronized (pendingMarks) {
-      pendingMarks.addFirst(marks);
-      while (pendingMarks.size() > REMEMBERED_BATCHES) {
-        pendingMarks.removeLast();
-      }
-    }
-  }
-
-  /**
-   * What happened to entries of one batch so far (SINK-10, SINK-13), by identity: originals dropped
-   * (with counts per reason), originals restamped (with their restamped form), restamped forms
-   * delivered. Confined to the pushing thread while a push runs.
-   */
-  private static final class Marks {
-    final Batch batch;
-    final Set<LogEntry> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
-    final Map<String, Integer> counts = new HashMap<>();
-
-    /** Restamped form → original. */
-    final Map<LogEntry, LogEntry> originalOf = new IdentityHashMap<>();
-
-    /** Restamped forms in restamp order. */
-    final List<LogEntry> restamped = new ArrayList<>();
-
-    final Set<LogEntry> restampedOriginals = Collections.newSetFromMap(new IdentityHashMap<>());
-    final Set<LogEntry> delivered = Collections.newSetFromMap(new IdentityHashMap<>());
-
-    Marks(Batch batch) {
-      this.batch = batch;
-    }
-
-    boolean isEmpty() {
-      return dropped.isEmpty() && restamped.isEmpty();
-    }
-
-    /** Marks {@code entries} (originals or restamped forms) dropped under {@code reason}. */
-    void add(List<LogEntry> entries, String reason) {
-      int added = 0;
-      for (LogEntry e : entries) {
-        if (dropped.add(originalOf.getOrDefault(e, e))) {
-          added++;
-        }
-      }
-      counts.merge(reason, added, Integer::sum);
-    }
-
-    /** Records the restamped forms ({@code forms}, index-aligned) of {@code originals}. */
-    void restamp(List<LogEntry> originals, List<LogEntry> forms) {
-      for (int i = 0; i < originals.size(); i++) {
-        LogEntry o = originals.get(i);
-        if (restampedOriginals.add(o)) {
-          originalOf.put(forms.get(i), o);
-          restamped.add(forms.get(i));
-        }
-      }
-    }
-
-    /** Marks restamped forms as delivered. */
-    void delivered(List<LogEntry> forms) {
-      delivered.addAll(forms);
-    }
-
-    /** Restamped forms neither delivered nor dropped, in restamp order. */
-    List<LogEntry> pendingRestamps() {
-      List<LogEntry> out = new ArrayList<>();
-      for (LogEntry r : restamped) {
-        if (!delivered.contains(r) && !dropped.contains(originalOf.get(r))) {
-          out.add(r);
-        }
-      }
-      return out;
-    }
-
-    /** Originals neither dropped nor restamped, in batch order. */
-    List<LogEntry> remaining(List<LogEntry> all) {
-      return all.stream()
-          .filter(e -> !dropped.contains(e) && !restampedOriginals.contains(e))
-          .toList();
-    }
-  }
-
   /** State of one {@link #push} call. */
   private static final class Push {
     final boolean singleAttempt;
-    final Marks marks;
+    final BatchMarks marks;
     final boolean wholeBatch;
     final StopSignal stop;
     long bytes;
@@ -653,7 +580,7 @@ public final class LokiHttpSink implements Sink {
     /** True while the batch's restamped entries are pushed (SINK-13). */
     boolean restampPhase;
 
-    Push(boolean singleAttempt, Marks marks, boolean wholeBatch, StopSignal stop) {
+    Push(boolean singleAttempt, BatchMarks marks, boolean wholeBatch, StopSignal stop) {
       this.stop = stop;
       this.singleAttempt = singleAttempt;
       this.marks = marks;
@@ -661,5 +588,12 @@ public final class LokiHttpSink implements Sink {
     }
   }
 
-  private record Exchange(int status, String body, Classification classification, int bodyBytes) {}
+  private record Exchange(
+      int status,
+      String body,
+      boolean truncated,
+      Classification classification,
+      int bodyBytes,
+      Set<Map<String, String>> unknownAtSend,
+      Duration retryAfter) {}
 }

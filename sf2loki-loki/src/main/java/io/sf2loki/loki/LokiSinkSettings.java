@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Settings of {@link LokiHttpSink} ({@code sink.loki.*}, SPEC SINK-2, SINK-3, SINK-12, SINK-13,
- * CFG-23, PIPE-5).
+ * SINK-15, CFG-23, PIPE-5).
  *
  * @param url full push URL, e.g. {@code https://host/loki/api/v1/push}
  * @param tenantId {@code tenant_id}, or null; sent as {@code X-Scope-OrgID} unless {@code
@@ -26,6 +26,13 @@ import java.util.Objects;
  * @param maxBytes {@code batch.max_bytes}: a follow-up request of restamped entries is closed once
  *     Σ(line bytes + 64) reaches this many bytes (PIPE-5, SINK-13); ≤ 0 → {@value
  *     #DEFAULT_MAX_BYTES}
+ * @param outOfOrderWindow {@code out_of_order_window}: Loki's per-stream out-of-order window
+ *     ({@code max_chunk_age / 2}); entries older than a tracked stream's newest delivered entry
+ *     minus 90 % of it are routed late before the push (SINK-15); null → {@link
+ *     #DEFAULT_OUT_OF_ORDER_WINDOW}, zero disables the routing
+ * @param maxTrackedStreams {@code max_tracked_streams}: most streams whose newest delivered
+ *     timestamp is kept (least recently used evicted, SINK-15); ≤ 0 → {@value
+ *     #DEFAULT_MAX_TRACKED_STREAMS}
  */
 public record LokiSinkSettings(
     URI url,
@@ -39,7 +46,9 @@ public record LokiSinkSettings(
     Duration requestTimeout,
     LateEntries lateEntries,
     int maxEntries,
-    long maxBytes) {
+    long maxBytes,
+    Duration outOfOrderWindow,
+    int maxTrackedStreams) {
 
   /** {@code sink.loki.late_entries} (SPEC SINK-13). */
   public enum LateEntries {
@@ -61,6 +70,12 @@ public record LokiSinkSettings(
   /** PIPE-5 / CFG {@code batch.max_entries} default. */
   public static final int DEFAULT_MAX_ENTRIES = 1000;
 
+  /** SINK-15 {@code out_of_order_window} default: Loki's default {@code max_chunk_age} 2 h / 2. */
+  public static final Duration DEFAULT_OUT_OF_ORDER_WINDOW = Duration.ofHours(1);
+
+  /** SINK-15 {@code max_tracked_streams} default. */
+  public static final int DEFAULT_MAX_TRACKED_STREAMS = 10_000;
+
   /** PIPE-5 / CFG {@code batch.max_bytes} default (1 MiB). */
   public static final long DEFAULT_MAX_BYTES = 1_048_576L;
 
@@ -80,6 +95,11 @@ public record LokiSinkSettings(
     lateEntries = lateEntries == null ? LateEntries.RESTAMP : lateEntries;
     maxEntries = maxEntries <= 0 ? DEFAULT_MAX_ENTRIES : maxEntries;
     maxBytes = maxBytes <= 0 ? DEFAULT_MAX_BYTES : maxBytes;
+    outOfOrderWindow = outOfOrderWindow == null ? DEFAULT_OUT_OF_ORDER_WINDOW : outOfOrderWindow;
+    if (outOfOrderWindow.isNegative()) {
+      throw new IllegalArgumentException("outOfOrderWindow must not be negative");
+    }
+    maxTrackedStreams = maxTrackedStreams <= 0 ? DEFAULT_MAX_TRACKED_STREAMS : maxTrackedStreams;
   }
 
   /**
@@ -109,12 +129,15 @@ public record LokiSinkSettings(
         requestTimeout,
         null,
         0,
+        0,
+        null,
         0);
   }
 
   /** Defaults for everything but the URL and version: protobuf, snappy, auto, no auth. */
   public static LokiSinkSettings of(URI url, String version) {
-    return new LokiSinkSettings(url, null, null, null, null, null, version, null, null, null, 0, 0);
+    return new LokiSinkSettings(
+        url, null, null, null, null, null, version, null, null, null, 0, 0, null, 0);
   }
 
   /** A copy with another body format and compression. */
@@ -131,7 +154,9 @@ public record LokiSinkSettings(
         requestTimeout,
         lateEntries,
         maxEntries,
-        maxBytes);
+        maxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
   }
 
   /** A copy with another tenant and token. */
@@ -148,7 +173,9 @@ public record LokiSinkSettings(
         requestTimeout,
         lateEntries,
         maxEntries,
-        maxBytes);
+        maxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
   }
 
   /** A copy with another structured-metadata mode. */
@@ -165,7 +192,9 @@ public record LokiSinkSettings(
         requestTimeout,
         lateEntries,
         maxEntries,
-        maxBytes);
+        maxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
   }
 
   /** A copy with another {@code late_entries} mode (SINK-13); null → {@code RESTAMP}. */
@@ -182,7 +211,9 @@ public record LokiSinkSettings(
         requestTimeout,
         mode,
         maxEntries,
-        maxBytes);
+        maxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
   }
 
   /**
@@ -204,7 +235,33 @@ public record LokiSinkSettings(
         requestTimeout,
         lateEntries,
         newMaxEntries,
-        newMaxBytes);
+        newMaxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
+  }
+
+  /**
+   * A copy with other SINK-15 bounds.
+   *
+   * @param window Loki's out-of-order window; null → 1 h, zero disables pre-push routing
+   * @param maxStreams most tracked streams; ≤ 0 → 10000
+   */
+  public LokiSinkSettings withLateRouting(Duration window, int maxStreams) {
+    return new LokiSinkSettings(
+        url,
+        tenantId,
+        authToken,
+        encoding,
+        compression,
+        structuredMetadata,
+        version,
+        connectTimeout,
+        requestTimeout,
+        lateEntries,
+        maxEntries,
+        maxBytes,
+        window,
+        maxStreams);
   }
 
   /** Never prints the auth token. */
@@ -234,6 +291,10 @@ public record LokiSinkSettings(
         + maxEntries
         + ", maxBytes="
         + maxBytes
+        + ", outOfOrderWindow="
+        + outOfOrderWindow
+        + ", maxTrackedStreams="
+        + maxTrackedStreams
         + "]";
   }
 }

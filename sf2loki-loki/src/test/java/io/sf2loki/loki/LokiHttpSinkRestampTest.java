@@ -351,16 +351,27 @@ class LokiHttpSinkRestampTest {
 
   @ParameterizedTest
   @EnumSource(LateEntries.class)
-  @DisplayName("SINK-13: too_new and line_too_long are dropped and counted in both modes")
+  @DisplayName(
+      "SINK-13 (corrected): line_too_long is dropped in both modes; too_new is restamped under"
+          + " restamp and dropped under drop")
   void tooNewAndLineTooLongDropped(LateEntries mode) throws Exception {
     rejectOriginal("NEW", TOO_NEW);
     rejectOriginal("LONG", LINE_TOO_LONG);
     PushResult r =
         sink(json().withLateEntries(mode))
             .push(batch(entry(EVENT, "a"), entry(EVENT, "NEW"), entry(EVENT, "LONG")), false);
-    assertThat(r.droppedByReason()).isEqualTo(Map.of("too_new", 1, "line_too_long", 1));
-    assertThat(requests()).noneMatch(q -> q.getBodyAsString().contains("\"late\""));
-    assertThat(counterByReason("sf2loki_loki_entries_restamped")).isEmpty();
+    if (mode == LateEntries.DROP) {
+      assertThat(r.droppedByReason()).isEqualTo(Map.of("too_new", 1, "line_too_long", 1));
+      assertThat(requests()).noneMatch(q -> q.getBodyAsString().contains("\"late\""));
+      assertThat(counterByReason("sf2loki_loki_entries_restamped")).isEmpty();
+    } else {
+      assertThat(r.droppedByReason()).isEqualTo(Map.of("line_too_long", 1));
+      assertThat(counterByReason("sf2loki_loki_entries_restamped")).containsEntry("too_new", 1L);
+      assertThat(delivered())
+          .filteredOn(d -> d.line().equals("NEW"))
+          .singleElement()
+          .satisfies(d -> assertThat(d.labels()).containsEntry("late", "true"));
+    }
   }
 
   @Test

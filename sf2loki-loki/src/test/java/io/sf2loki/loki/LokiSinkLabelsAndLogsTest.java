@@ -182,14 +182,19 @@ class LokiSinkLabelsAndLogsTest {
 
     assertThat(finished).isTrue();
     var requests = wm.findAll(postRequestedFor(urlEqualTo(PATH)));
-    assertThat(requests).hasSize(1);
-    JsonNode body =
-        new ObjectMapper().readTree(new String(requests.get(0).getBody(), StandardCharsets.UTF_8));
+    // SPEC SINK-16 (new rule): a fresh sink tracks no stream yet, so each stream goes alone
+    assertThat(requests).hasSize(2);
     List<Map<String, String>> streams = new ArrayList<>();
-    for (JsonNode s : body.get("streams")) {
-      Map<String, String> labels = new HashMap<>();
-      s.get("stream").fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
-      streams.add(labels);
+    for (var req : requests) {
+      JsonNode body =
+          new ObjectMapper().readTree(new String(req.getBody(), StandardCharsets.UTF_8));
+      for (JsonNode s : body.get("streams")) {
+        Map<String, String> labels = new HashMap<>();
+        s.get("stream")
+            .fields()
+            .forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
+        streams.add(labels);
+      }
     }
     Map<String, String> want1 = new HashMap<>(STATIC);
     want1.putAll(promoted);

@@ -160,6 +160,8 @@ final class ConfigBinder {
           "structured_metadata_fields",
           "structured_metadata",
           "late_entries",
+          "out_of_order_window",
+          "max_tracked_streams",
           "batch",
           "egress");
   static final Set<String> BATCH_KEYS =
@@ -753,6 +755,14 @@ final class ConfigBinder {
                 + " sent uncompressed (use gzip or none) (CFG-23)");
       }
     }
+    Duration outOfOrderWindow = s.duration("out_of_order_window", Duration.ofHours(1));
+    if (outOfOrderWindow.isNegative()) {
+      s.problem("out_of_order_window", "must not be negative");
+    }
+    int maxTrackedStreams = s.intValue("max_tracked_streams", 10_000);
+    if (maxTrackedStreams < 1) {
+      s.problem("max_tracked_streams", "must be at least 1");
+    }
     Section b = s.section("batch", BATCH_KEYS);
     int maxEntries = b.intValue("max_entries", 1000);
     if (maxEntries < 1) {
@@ -813,6 +823,8 @@ final class ConfigBinder {
             false),
         s.enumValue(
             "late_entries", LokiConfig.LateEntries.values(), LokiConfig.LateEntries.RESTAMP, false),
+        outOfOrderWindow,
+        maxTrackedStreams,
         batch,
         egress);
   }

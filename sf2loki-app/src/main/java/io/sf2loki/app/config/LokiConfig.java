@@ -18,6 +18,9 @@ import java.util.Optional;
  * @param structuredMetadataFields global structured-metadata field list (SRC-9)
  * @param structuredMetadata default AUTO (SINK-12)
  * @param lateEntries default RESTAMP (SINK-13)
+ * @param outOfOrderWindow {@code out_of_order_window}, ≥ 0, default 1 h; 0 disables pre-push
+ *     routing of late entries (SINK-15)
+ * @param maxTrackedStreams {@code max_tracked_streams}, ≥ 1, default 10000 (SINK-15)
  * @param batch batching
  * @param egress egress governor
  */
@@ -32,6 +35,8 @@ public record LokiConfig(
     List<String> structuredMetadataFields,
     StructuredMetadataMode structuredMetadata,
     LateEntries lateEntries,
+    Duration outOfOrderWindow,
+    int maxTrackedStreams,
     Batch batch,
     Egress egress) {
 

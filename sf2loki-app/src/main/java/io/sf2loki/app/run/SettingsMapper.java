@@ -37,7 +37,10 @@ import java.util.Map;
 final class SettingsMapper {
   private SettingsMapper() {}
 
-  /** {@code sink.loki} → the HTTP sink's settings (SINK-2…SINK-5, SINK-12, SINK-13, CFG-23). */
+  /**
+   * {@code sink.loki} → the HTTP sink's settings (SINK-2…SINK-5, SINK-12, SINK-13, SINK-15,
+   * CFG-23).
+   */
   static LokiSinkSettings sink(LokiConfig loki, String version) {
     return new LokiSinkSettings(
             URI.create(loki.url()),
@@ -61,7 +64,8 @@ final class SettingsMapper {
             loki.lateEntries() == LokiConfig.LateEntries.DROP
                 ? LokiSinkSettings.LateEntries.DROP
                 : LokiSinkSettings.LateEntries.RESTAMP)
-        .withBatchLimits(loki.batch().maxEntries(), loki.batch().maxBytes());
+        .withBatchLimits(loki.batch().maxEntries(), loki.batch().maxBytes())
+        .withLateRouting(loki.outOfOrderWindow(), loki.maxTrackedStreams());
   }
 
   /** {@code salesforce} → the token provider's settings (AUTH-3, AUTH-4). */

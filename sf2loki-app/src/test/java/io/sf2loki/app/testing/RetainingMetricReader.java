@@ -60,6 +60,17 @@ public final class RetainingMetricReader implements MetricReader {
     return counter(name).values().stream().mapToLong(Long::longValue).sum();
   }
 
+  /** The sum of the points of counter {@code name} whose attribute {@code key} is {@code value}. */
+  public long counterTotal(String name, String key, String value) {
+    return counter(name).entrySet().stream()
+        .filter(
+            e ->
+                value.equals(
+                    e.getKey().get(io.opentelemetry.api.common.AttributeKey.stringKey(key))))
+        .mapToLong(Map.Entry::getValue)
+        .sum();
+  }
+
   @Override
   public Aggregation getDefaultAggregation(InstrumentType instrumentType) {
     return delegate.getDefaultAggregation(instrumentType);

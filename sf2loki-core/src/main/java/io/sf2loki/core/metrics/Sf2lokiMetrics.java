@@ -30,6 +30,9 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public static final AttributeKey<String> LIMIT_NAME = AttributeKey.stringKey("limit_name");
   public static final AttributeKey<String> VERSION = AttributeKey.stringKey("version");
   public static final AttributeKey<String> TOPIC = AttributeKey.stringKey("topic");
+  public static final AttributeKey<String> STAGE = AttributeKey.stringKey("stage");
+  public static final AttributeKey<String> MODE = AttributeKey.stringKey("mode");
+  public static final AttributeKey<String> LAYER = AttributeKey.stringKey("layer");
 
   private static final List<Double> LAG_BUCKETS =
       List.of(
@@ -45,6 +48,19 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final LongCounter linesTruncated;
   public final LongCounter pipelineEntriesAbandoned;
   public final LongCounter lokiEntriesRestamped;
+
+  /** SINK-16: entries pushed again after a 400 with partial acceptance ({@code mode}). */
+  public final LongCounter lokiEntriesResent;
+
+  /** SINK-16: partially accepted 400s whose rejected entries could not be identified. */
+  public final LongCounter lokiPartialAcceptanceFallbacks;
+
+  /** PIPE-27, SINK-17: waits that honoured a {@code Retry-After} ({@code layer}). */
+  public final LongCounter lokiRetryAfterWaits;
+
+  /** SINK-15: streams whose newest pushed timestamp the sink tracks. */
+  public final GaugeValues lokiTrackedStreams;
+
   public final GaugeValues egressBudgetUsedBytes;
   public final GaugeValues egressPaused;
   public final GaugeValues lastPushSuccessTimestampSeconds;
@@ -134,6 +150,11 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     linesTruncated = counter(m, "sf2loki_lines_truncated");
     pipelineEntriesAbandoned = counter(m, "sf2loki_pipeline_entries_abandoned");
     lokiEntriesRestamped = counter(m, "sf2loki_loki_entries_restamped");
+    lokiEntriesResent = counter(m, "sf2loki_loki_entries_resent");
+    lokiPartialAcceptanceFallbacks = counter(m, "sf2loki_loki_partial_acceptance_fallbacks");
+    lokiRetryAfterWaits = counter(m, "sf2loki_loki_retry_after_waits");
+    lokiTrackedStreams =
+        new GaugeValues(m, "sf2loki_loki_tracked_streams", "streams with a known newest timestamp");
     egressBudgetUsedBytes =
         new GaugeValues(m, "sf2loki_egress_budget_used_bytes", "bytes pushed this UTC day");
     egressPaused = new GaugeValues(m, "sf2loki_egress_paused", "1 while a batch waits for budget");
@@ -198,6 +219,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
         List.of(
             lastPushSuccessTimestampSeconds,
             lokiStructuredMetadataEnabled,
+            lokiTrackedStreams,
             egressBudgetUsedBytes,
             egressPaused,
             watermarkTimestampSeconds,

@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A lane's single consumer (SPEC PIPE-5…PIPE-8, PIPE-14…PIPE-17): batches entries by count, bytes
  * and age, pushes real entries, and commits the batch's tokens only after the push succeeded or
- * after a deliberate, counted drop. A retryable failure is retried with 1 s doubling to 30 s
- * (stop-aware) while the term runs; after stop a failing push abandons its batch and fences its
- * keys.
+ * after a deliberate, counted drop. A retryable failure is retried with 1 s doubling to 30 s,
+ * raised to the failure's {@code Retry-After} (PIPE-27, capped at 60 s; stop-aware) while the term
+ * runs; after stop a failing push abandons its batch and fences its keys.
  *
  * <p>Thread ownership: {@link #run()} runs on one thread owned by {@link Pipeline}; {@link
  * #failingSince()} and {@link #pendingRealEntries()} may be read from any thread.
@@ -52,6 +52,10 @@ final class LaneConsumer {
       governedBytes; // UTF-8 line bytes of the batch's real entries before truncation (EGR-1)
   private final Attributes successAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "success");
   private final Attributes retriedAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "retried");
+  private static final long RETRY_AFTER_CAP_SECONDS = 60;
+  private static final Duration RETRY_AFTER_CAP = Duration.ofSeconds(RETRY_AFTER_CAP_SECONDS);
+  private static final Attributes RETRY_AFTER_ATTRS =
+      Attributes.of(Sf2lokiMetrics.LAYER, "batch_retry");
 
   private volatile Instant failingSince;
 
@@ -301,13 +305,17 @@ final class LaneConsumer {
           abandon(batch);
           return;
         }
+        Duration wait = retryWait(backoff, ex.retryAfter());
         log.atWarn()
             .addKeyValue("lane", lane.label())
             .addKeyValue("status", ex.status())
             .addKeyValue("error", ex.getMessage())
-            .addKeyValue("retry_in", backoff.toString())
+            .addKeyValue("retry_in", wait.toString())
             .log("loki push failed; retrying batch");
-        if (!time.sleeper().sleep(backoff, stop)) {
+        if (wait.compareTo(backoff) > 0) {
+          metrics.lokiRetryAfterWaits.add(1, RETRY_AFTER_ATTRS);
+        }
+        if (!time.sleeper().sleep(wait, stop)) {
           if (leadership.lost()) {
             throw new LeadershipLost(batch);
           }
@@ -320,6 +328,15 @@ final class LaneConsumer {
         }
       }
     }
+  }
+
+  /**
+   * PIPE-27: the wait before the next attempt of a failing batch: the PIPE-7 backoff, raised to the
+   * last response's {@code Retry-After}, which is capped at {@value #RETRY_AFTER_CAP_SECONDS} s.
+   */
+  static Duration retryWait(Duration backoff, Duration retryAfter) {
+    Duration ra = retryAfter.compareTo(RETRY_AFTER_CAP) > 0 ? RETRY_AFTER_CAP : retryAfter;
+    return ra.compareTo(backoff) > 0 ? ra : backoff;
   }
 
   private void abandon(Batch batch) {

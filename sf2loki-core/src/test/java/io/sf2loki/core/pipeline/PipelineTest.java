@@ -166,6 +166,23 @@ class PipelineTest {
   }
 
   @Test
+  @DisplayName(
+      "PIPE-27: the batch retry waits at least the failure's Retry-After (capped at 60 s) and"
+          + " counts the wait")
+  void pipe27_batchRetryHonoursRetryAfter() throws Exception {
+    sink.then(new ScriptedSink.Retry(429, Duration.ofSeconds(5)))
+        .then(new ScriptedSink.Retry(429, Duration.ofSeconds(1)))
+        .then(new ScriptedSink.Retry(429, Duration.ofSeconds(600)));
+    var src = new ListSource("s", Lane.BULK, List.of(real("k", "v", "x")));
+    pipeline(settings(10), List.of(src)).run(new StopSignal());
+    // backoff 1 s raised to 5 s; backoff 2 s above the 1 s Retry-After; 600 s capped at 60 s
+    assertThat(time.sleeps())
+        .containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(60));
+    assertThat(sink.delivered()).hasSize(1);
+    assertThat(counter("sf2loki_loki_retry_after_waits", "layer", "batch_retry")).isEqualTo(2);
+  }
+
+  @Test
   @DisplayName("PIPE-1: during a Loki outage no checkpoint moves past an undelivered entry")
   void pipe1_outageNeverCommitsUndelivered() throws Exception {
     sink.thenRetry(40);

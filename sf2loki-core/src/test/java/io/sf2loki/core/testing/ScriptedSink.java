@@ -24,7 +24,11 @@ public final class ScriptedSink implements Sink {
 
   public record Ok() implements Outcome {}
 
-  public record Retry(int status) implements Outcome {}
+  public record Retry(int status, java.time.Duration retryAfter) implements Outcome {
+    public Retry(int status) {
+      this(status, java.time.Duration.ZERO);
+    }
+  }
 
   public record Permanent(String reason) implements Outcome {}
 
@@ -65,7 +69,9 @@ public final class ScriptedSink implements Sink {
       o = failAlways ? new Retry(503) : script.isEmpty() ? new Ok() : script.pollFirst();
     }
     switch (o) {
-      case Retry r -> throw new RetryableSinkException("scripted " + r.status(), r.status());
+      case Retry r ->
+          throw new RetryableSinkException(
+              "scripted " + r.status(), r.status(), null, r.retryAfter());
       case Permanent p -> throw new PermanentSinkException("scripted", 400, p.reason());
       case Ok ok -> {
         synchronized (this) {

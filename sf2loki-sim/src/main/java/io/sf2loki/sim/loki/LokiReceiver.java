@@ -66,16 +66,6 @@ public final class LokiReceiver implements AutoCloseable {
   private final boolean ingesterErrors;
   private final int maxHistory;
 
-  /** Go's {@code time.RFC3339} layout for UTC: whole seconds, {@code Z}. */
-  private static final java.time.format.DateTimeFormatter RFC3339 =
-      java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
-          .withZone(java.time.ZoneOffset.UTC);
-
-  /**
-   * At most this many rejected entries are listed per stream (ingester.max-ignored-stream-errors).
-   */
-  private static final int MAX_LISTED_INGESTER_ERRORS = 10;
-
   private final Map<Map<String, String>, StreamStore> streams = new LinkedHashMap<>();
   private final Deque<RecordedRequest> requests = new ArrayDeque<>();
   // with maxHistory: the stream of every retained entry, oldest first
@@ -84,6 +74,7 @@ public final class LokiReceiver implements AutoCloseable {
   private long acceptedEntries;
   private long retainedEntries;
   private long duplicatesDropped;
+  private long receivedEntries;
 
   private static final class StreamStore {
     final Deque<ReceivedEntry> entries = new ArrayDeque<>();
@@ -209,6 +200,15 @@ public final class LokiReceiver implements AutoCloseable {
     return duplicatesDropped;
   }
 
+  /**
+   * Entries received in decodable push requests, whatever was answered (stored, collapsed as
+   * duplicates, refused, or answered by a scheduled fault), since start or {@link #reset()}: the
+   * push amplification is this over the rows shipped.
+   */
+  public synchronized long receivedEntries() {
+    return receivedEntries;
+  }
+
   /** Forgets stored entries and recorded requests (faults are kept). */
   public synchronized void reset() {
     streams.clear();
@@ -218,6 +218,7 @@ public final class LokiReceiver implements AutoCloseable {
     acceptedEntries = 0;
     retainedEntries = 0;
     duplicatesDropped = 0;
+    receivedEntries = 0;
   }
 
   /** Stops the server and its handler threads. Idempotent. */
@@ -237,7 +238,18 @@ public final class LokiReceiver implements AutoCloseable {
     }
   }
 
+  /** Per-request facts recorded with the answer. */
+  private static final class Ctx {
+    final Instant arrived;
+    int entries;
+
+    Ctx(Instant arrived) {
+      this.arrived = arrived;
+    }
+  }
+
   private void push(HttpExchange ex) throws IOException {
+    Ctx ctx = new Ctx(clock.instant());
     try (ex) {
       Map<String, List<String>> headers = new TreeMap<>();
       ex.getRequestHeaders()
@@ -249,6 +261,7 @@ public final class LokiReceiver implements AutoCloseable {
         if (body.length > limit) {
           long total = body.length + drain(in);
           respond(
+              ctx,
               ex,
               headers,
               total,
@@ -259,15 +272,10 @@ public final class LokiReceiver implements AutoCloseable {
         }
       }
       if (!ex.getRequestMethod().equals("POST")) {
-        respond(ex, headers, body.length, 405, "method not allowed", null);
+        respond(ctx, ex, headers, body.length, 405, "method not allowed", null);
         return;
       }
       Optional<LokiFault> fault = faults.next();
-      if (fault.isPresent()) {
-        LokiFault f = fault.get();
-        respond(ex, headers, body.length, f.status(), f.body(), f.retryAfter());
-        return;
-      }
       List<PushedStream> decoded;
       try {
         decoded =
@@ -276,11 +284,26 @@ public final class LokiReceiver implements AutoCloseable {
                 ex.getRequestHeaders().getFirst("Content-Type"),
                 ex.getRequestHeaders().getFirst("Content-Encoding"));
       } catch (LokiPushDecoder.MalformedPushException e) {
-        respond(ex, headers, body.length, 400, e.getMessage(), null);
+        if (fault.isPresent()) {
+          LokiFault f = fault.get();
+          respond(ctx, ex, headers, body.length, f.status(), f.body(), f.retryAfter());
+          return;
+        }
+        respond(ctx, ex, headers, body.length, 400, e.getMessage(), null);
+        return;
+      }
+      ctx.entries = decoded.stream().mapToInt(st -> st.entries().size()).sum();
+      synchronized (this) {
+        receivedEntries += ctx.entries;
+      }
+      if (fault.isPresent()) {
+        LokiFault f = fault.get();
+        respond(ctx, ex, headers, body.length, f.status(), f.body(), f.retryAfter());
         return;
       }
       if (decoded.isEmpty()) {
         respond(
+            ctx,
             ex,
             headers,
             body.length,
@@ -293,11 +316,17 @@ public final class LokiReceiver implements AutoCloseable {
       List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
       if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
         respond(
-            ex, headers, body.length, 400, errors.get(0).substring(INGESTER_PREFIX.length()), null);
+            ctx,
+            ex,
+            headers,
+            body.length,
+            400,
+            errors.get(0).substring(INGESTER_PREFIX.length()),
+            null);
       } else if (errors.isEmpty()) {
-        respond(ex, headers, body.length, 204, "", null);
+        respond(ctx, ex, headers, body.length, 204, "", null);
       } else {
-        respond(ex, headers, body.length, 400, group(errors), null);
+        respond(ctx, ex, headers, body.length, 400, LokiMessages.group(errors), null);
       }
     }
   }
@@ -347,13 +376,7 @@ public final class LokiReceiver implements AutoCloseable {
         }
         String rendered = LokiLabels.render(labels);
         if (labels.size() > maxLabelNames) {
-          errors.add(
-              "entry for stream '"
-                  + rendered
-                  + "' has "
-                  + labels.size()
-                  + " label names; limit "
-                  + maxLabelNames);
+          errors.add(LokiMessages.labelNames(rendered, labels.size(), maxLabelNames));
           continue;
         }
         Map<String, String> key = Collections.unmodifiableMap(new TreeMap<>(labels));
@@ -369,12 +392,7 @@ public final class LokiReceiver implements AutoCloseable {
           String behind = tooFarBehind(e, key);
           if (behind != null) {
             if (ingesterErrors) {
-              ignored.add(
-                  "entry with timestamp "
-                      + goTimeString(e.timestamp())
-                      + " ignored, reason: '"
-                      + behind
-                      + "',\n");
+              ignored.add(LokiMessages.ignoredLine(e.timestamp(), behind));
             } else {
               errors.add(behind);
             }
@@ -402,34 +420,11 @@ public final class LokiReceiver implements AutoCloseable {
           }
         }
         if (!ignored.isEmpty()) {
-          StringBuilder sb = new StringBuilder();
-          ignored.stream().limit(MAX_LISTED_INGESTER_ERRORS).forEach(sb::append);
-          sb.append("user '")
-              .append(tenant)
-              .append("', total ignored: ")
-              .append(ignored.size())
-              .append(" out of ")
-              .append(reachedIngester)
-              .append(" for stream: ")
-              .append(rendered);
-          ingesterError = sb.toString();
+          ingesterError = LokiMessages.ingesterError(ignored, tenant, reachedIngester, rendered);
         }
       }
     }
     return ingesterError != null ? List.of(INGESTER_PREFIX + ingesterError) : errors;
-  }
-
-  /** Go's {@code time.Time.String()} for a UTC instant: fraction without trailing zeros. */
-  static String goTimeString(Instant t) {
-    String base =
-        java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss")
-            .withZone(java.time.ZoneOffset.UTC)
-            .format(t);
-    String frac = "";
-    if (t.getNano() != 0) {
-      frac = String.format(Locale.ROOT, ".%09d", t.getNano()).replaceAll("0+$", "");
-    }
-    return base + frac + " +0000 UTC";
   }
 
   /** The chunk's out-of-order message when {@code e} is behind its stream's window, else null. */
@@ -445,10 +440,7 @@ public final class LokiReceiver implements AutoCloseable {
     if (!e.timestamp().isBefore(oldest)) {
       return null;
     }
-    return "entry too far behind, entry timestamp is: "
-        + RFC3339.format(e.timestamp())
-        + ", oldest acceptable timestamp is: "
-        + RFC3339.format(oldest);
+    return LokiMessages.tooFarBehind(e.timestamp(), oldest);
   }
 
   private String validate(PushedEntry e, String stream, Map<String, String> key, Instant now) {
@@ -457,52 +449,26 @@ public final class LokiReceiver implements AutoCloseable {
     }
     int len = e.line().getBytes(StandardCharsets.UTF_8).length;
     if (maxLineBytes > 0 && len > maxLineBytes) {
-      return "max entry size '"
-          + maxLineBytes
-          + "' bytes exceeded for stream '"
-          + stream
-          + "' while adding an entry with length '"
-          + len
-          + "' bytes";
+      return LokiMessages.maxEntrySize(maxLineBytes, stream, len);
     }
     String marker = faults.markerRejection(e.line(), stream);
     if (marker != null) {
       return marker;
     }
     if (!allowStructuredMetadata && !e.structuredMetadata().isEmpty()) {
-      return "stream '"
-          + stream
-          + "' includes structured metadata, but this feature is"
-          + " disallowed. Please see `limits_config.allow_structured_metadata` or contact your"
-          + " Loki administrator to enable it";
+      return LokiMessages.metadataDisallowed(stream);
     }
     if (rejectOlderThan != null && e.timestamp().isBefore(now.minus(rejectOlderThan))) {
-      return "entry for stream '"
-          + stream
-          + "' has timestamp too old: "
-          + RFC3339.format(e.timestamp())
-          + ", oldest acceptable timestamp is: "
-          + RFC3339.format(now.minus(rejectOlderThan));
+      return LokiMessages.tooOld(stream, e.timestamp(), now.minus(rejectOlderThan));
     }
     if (creationGracePeriod != null && e.timestamp().isAfter(now.plus(creationGracePeriod))) {
-      return "entry for stream '" + stream + "' has timestamp too new: " + e.timestamp();
+      return LokiMessages.tooNew(stream, e.timestamp());
     }
     return null;
   }
 
-  /** Loki's GroupedErrors text: "; "-joined, with "n errors like: " when grouped. */
-  static String group(List<String> errors) {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    errors.forEach(m -> counts.merge(m, 1, Integer::sum));
-    if (counts.size() == 1 && errors.size() == 1) {
-      return errors.get(0);
-    }
-    List<String> parts = new ArrayList<>();
-    counts.forEach((m, n) -> parts.add(n + " errors like: " + m));
-    return String.join("; ", parts);
-  }
-
   private void respond(
+      Ctx ctx,
       HttpExchange ex,
       Map<String, List<String>> headers,
       long bodyBytes,
@@ -511,7 +477,16 @@ public final class LokiReceiver implements AutoCloseable {
       Duration retryAfter)
       throws IOException {
     synchronized (this) {
-      requests.addLast(new RecordedRequest(Map.copyOf(headers), bodyBytes, status, text));
+      requests.addLast(
+          new RecordedRequest(
+              Map.copyOf(headers),
+              bodyBytes,
+              status,
+              text,
+              ctx.arrived,
+              clock.instant(),
+              ctx.entries,
+              retryAfter == null ? Duration.ZERO : retryAfter));
       requestCount++;
       if (maxHistory > 0 && requests.size() > maxHistory) {
         requests.pollFirst();

@@ -40,8 +40,13 @@ class LokiReceiverRestampTest {
   }
 
   private static LokiHttpSink sink(LokiReceiver loki, FakeTime sinkTime) {
+    return sink(loki, sinkTime, LokiSinkSettings.DEFAULT_OUT_OF_ORDER_WINDOW);
+  }
+
+  /** {@code window} zero disables SINK-15's pre-push routing: late entries meet Loki's 400. */
+  private static LokiHttpSink sink(LokiReceiver loki, FakeTime sinkTime, Duration window) {
     return new LokiHttpSink(
-        LokiSinkSettings.of(URI.create(loki.pushUrl()), "test"),
+        LokiSinkSettings.of(URI.create(loki.pushUrl()), "test").withLateRouting(window, 0),
         new Sf2lokiMetrics(MeterProvider.noop(), "test"),
         sinkTime.sleeper(),
         new Random(1),
@@ -56,7 +61,7 @@ class LokiReceiverRestampTest {
   void restampedIntoLateStream() throws Exception {
     FakeTime time = new FakeTime(NOW);
     try (LokiReceiver loki = strictLoki(time).start();
-        LokiHttpSink sink = sink(loki, time)) {
+        LokiHttpSink sink = sink(loki, time, Duration.ZERO)) {
       sink.push(new Batch(List.of(entry(NOW.minusSeconds(60), "live"))), false);
       Instant behind = NOW.minus(Duration.ofHours(2)).plusNanos(5);
       PushResult r =
@@ -72,16 +77,18 @@ class LokiReceiverRestampTest {
       assertThat(r.droppedByReason()).isEmpty();
       assertThat(loki.entries(Map.of("late", "true")))
           .extracting(ReceivedEntry::line, ReceivedEntry::timestamp)
+          // SINK-6 (corrected): the request carries the stream in timestamp order, so the
+          // restamps follow it (ancient first; equal timestamps keep batch order)
           .containsExactly(
-              org.assertj.core.groups.Tuple.tuple("late-1", NOW),
-              org.assertj.core.groups.Tuple.tuple("late-2", NOW.plusNanos(1)),
-              org.assertj.core.groups.Tuple.tuple("ancient", NOW.plusNanos(2)));
+              org.assertj.core.groups.Tuple.tuple("ancient", NOW),
+              org.assertj.core.groups.Tuple.tuple("late-1", NOW.plusNanos(1)),
+              org.assertj.core.groups.Tuple.tuple("late-2", NOW.plusNanos(2)));
       assertThat(loki.entries(Map.of("late", "true")))
           .extracting(e -> e.structuredMetadata().get("event_time"))
           .containsExactly(
+              "2025-12-24T04:00:00.000000000Z",
               "2026-01-01T10:00:00.000000005Z",
-              "2026-01-01T10:00:00.000000005Z",
-              "2025-12-24T04:00:00.000000000Z");
+              "2026-01-01T10:00:00.000000005Z");
       assertThat(loki.streams())
           .containsExactly(LABELS, Map.of("job", "sf2loki", "source", "elf", "late", "true"));
       assertThat(loki.entries(LABELS).stream().filter(e -> !e.labels().containsKey("late")))
@@ -110,7 +117,9 @@ class LokiReceiverRestampTest {
       PushResult r =
           sink.push(new Batch(List.of(entry(NOW.minus(Duration.ofHours(3)), "late"))), false);
       assertThat(r.droppedByReason()).isEqualTo(Map.of("too_new", 1));
-      assertThat(loki.requestCount() - before).isEqualTo(2);
+      // SINK-15 (new rule): the late entry is routed late before any push, so the only request
+      // is its restamped form (before SINK-15: a refused live push, then the restamp)
+      assertThat(loki.requestCount() - before).isEqualTo(1);
       assertThat(loki.totalEntries()).isEqualTo(1);
     }
   }

@@ -1,0 +1,125 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.core.model.Batch;
+import io.sf2loki.core.model.LogEntry;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What happened to the entries of one batch so far (SPEC SINK-10, SINK-13, SINK-15), by identity:
+ * originals dropped (with counts per reason), originals delivered, originals restamped (with their
+ * restamped form), restamped forms delivered. Confined to the pushing thread while a push runs; the
+ * marks of batches whose push failed retryably are kept by {@link Memory} for their next attempt.
+ */
+final class BatchMarks {
+  final Batch batch;
+  private final Set<LogEntry> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
+  final Map<String, Integer> counts = new HashMap<>();
+
+  /** Restamped form → original. */
+  private final Map<LogEntry, LogEntry> originalOf = new IdentityHashMap<>();
+
+  /** Restamped forms in restamp order. */
+  private final List<LogEntry> restamped = new ArrayList<>();
+
+  private final Set<LogEntry> restampedOriginals =
+      Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<LogEntry> delivered = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  BatchMarks(Batch batch) {
+    this.batch = batch;
+  }
+
+  boolean isEmpty() {
+    return dropped.isEmpty() && restamped.isEmpty() && delivered.isEmpty();
+  }
+
+  /** Marks {@code entries} (originals or restamped forms) dropped under {@code reason}. */
+  void drop(List<LogEntry> entries, String reason) {
+    int added = 0;
+    for (LogEntry e : entries) {
+      if (dropped.add(originalOf.getOrDefault(e, e))) {
+        added++;
+      }
+    }
+    counts.merge(reason, added, Integer::sum);
+  }
+
+  /** Records the restamped forms ({@code forms}, index-aligned) of {@code originals}. */
+  void restamp(List<LogEntry> originals, List<LogEntry> forms) {
+    for (int i = 0; i < originals.size(); i++) {
+      LogEntry o = originals.get(i);
+      if (restampedOriginals.add(o)) {
+        originalOf.put(forms.get(i), o);
+        restamped.add(forms.get(i));
+      }
+    }
+  }
+
+  /** Marks originals or restamped forms as stored by Loki: a retry of the batch skips them. */
+  void delivered(List<LogEntry> entries) {
+    delivered.addAll(entries);
+  }
+
+  /** Restamped forms neither delivered nor dropped, in restamp order. */
+  List<LogEntry> pendingRestamps() {
+    List<LogEntry> out = new ArrayList<>();
+    for (LogEntry r : restamped) {
+      if (!delivered.contains(r) && !dropped.contains(originalOf.get(r))) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** Originals neither dropped, delivered nor restamped, in batch order. */
+  List<LogEntry> remaining(List<LogEntry> all) {
+    return all.stream()
+        .filter(
+            e -> !dropped.contains(e) && !restampedOriginals.contains(e) && !delivered.contains(e))
+        .toList();
+  }
+
+  /** The marks of the last few batches whose push failed retryably, by batch identity. */
+  static final class Memory {
+    private final int capacity;
+
+    /** Guarded by itself. */
+    private final Deque<BatchMarks> pending = new ArrayDeque<>();
+
+    Memory(int capacity) {
+      this.capacity = capacity;
+    }
+
+    /** The marks kept for {@code batch} (removed from memory), or fresh ones. */
+    BatchMarks take(Batch batch) {
+      synchronized (pending) {
+        for (var it = pending.iterator(); it.hasNext(); ) {
+          BatchMarks m = it.next();
+          if (m.batch == batch) {
+            it.remove();
+            return m;
+          }
+        }
+      }
+      return new BatchMarks(batch);
+    }
+
+    /** Keeps {@code marks} for the batch's next attempt, forgetting the oldest beyond capacity. */
+    void remember(BatchMarks marks) {
+      synchronized (pending) {
+        pending.addFirst(marks);
+        while (pending.size() > capacity) {
+          pending.removeLast();
+        }
+      }
+    }
+  }
+}
