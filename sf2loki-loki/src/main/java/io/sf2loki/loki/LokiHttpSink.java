@@ -25,7 +25,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -249,9 +248,10 @@ public final class LokiHttpSink implements Sink {
     } else {
       marks.drop(late, TOO_FAR_BEHIND);
     }
-    log.atInfo()
+    boolean drop = settings.lateEntries() == LokiSinkSettings.LateEntries.DROP;
+    (drop ? log.atWarn() : log.atInfo())
         .addKeyValue("entries", late.size())
-        .addKeyValue("late_entries", settings.lateEntries().name().toLowerCase(Locale.ROOT))
+        .addKeyValue("late_entries", drop ? "drop" : "restamp")
         .log("entries older than their stream's out-of-order window; routed late before the push");
   }
 

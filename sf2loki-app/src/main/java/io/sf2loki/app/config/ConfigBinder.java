@@ -174,11 +174,6 @@ final class ConfigBinder {
           "queue_max_bytes");
   static final Set<String> EGRESS_KEYS =
       Set.of("max_lines_per_second", "max_bytes_per_second", "daily_byte_budget", "budget_action");
-  static final Set<String> STATE_KEYS = Set.of("store", "file", "s3", "gcs", "min_write_interval");
-  static final Set<String> STATE_FILE_KEYS = Set.of("path");
-  static final Set<String> S3_KEYS = Set.of("bucket", "key", "region", "endpoint_url");
-  static final Set<String> GCS_KEYS =
-      Set.of("bucket", "object_name", "service_file", "endpoint_url", "anonymous");
   static final Set<String> COORDINATE_KEYS = Set.of("type", "file_lease", "k8s_lease");
   static final Set<String> FILE_LEASE_KEYS = Set.of("path", "ttl", "renew_interval", "holder_id");
   static final Set<String> K8S_LEASE_KEYS =
@@ -283,7 +278,7 @@ final class ConfigBinder {
       }
     }
 
-    StateConfig state = state(root.section("state", STATE_KEYS));
+    StateConfig state = StateBinding.bind(root.section("state", StateBinding.KEYS));
     CoordinateConfig coordinate = coordinate(root.section("coordinate", COORDINATE_KEYS));
     ServiceConfig service = service(root.section("service", SERVICE_KEYS), loki);
 
@@ -895,40 +890,6 @@ final class ConfigBinder {
   }
 
   // ---- state, coordinate, service ----
-
-  private StateConfig state(Section s) {
-    StateConfig.Store store =
-        s.enumValue("store", StateConfig.Store.values(), StateConfig.Store.FILE, false);
-    Section f = s.section("file", STATE_FILE_KEYS);
-    StateConfig.File file =
-        new StateConfig.File(Path.of(f.string("path", "/var/lib/sf2loki/state.json")));
-    Section s3 = s.section("s3", S3_KEYS);
-    StateConfig.S3 s3c =
-        new StateConfig.S3(
-            s3.string("bucket", ""),
-            s3.string("key", "sf2loki/state.json"),
-            s3.optString("region").filter(v -> !v.isEmpty()),
-            s3.optString("endpoint_url").filter(v -> !v.isEmpty()));
-    Section g = s.section("gcs", GCS_KEYS);
-    StateConfig.Gcs gcs =
-        new StateConfig.Gcs(
-            g.string("bucket", ""),
-            g.string("object_name", "sf2loki/state.json"),
-            g.optString("service_file").filter(v -> !v.isEmpty()).map(Path::of),
-            g.optString("endpoint_url").filter(v -> !v.isEmpty()),
-            g.bool("anonymous", false));
-    if (store == StateConfig.Store.S3 && s3c.bucket().isEmpty()) {
-      s3.problem("bucket", "required when state.store is s3");
-    }
-    if (store == StateConfig.Store.GCS && gcs.bucket().isEmpty()) {
-      g.problem("bucket", "required when state.store is gcs");
-    }
-    Duration minWrite =
-        s.duration(
-            "min_write_interval",
-            store == StateConfig.Store.FILE ? Duration.ZERO : Duration.ofSeconds(1));
-    return new StateConfig(store, file, s3c, gcs, minWrite);
-  }
 
   private CoordinateConfig coordinate(Section s) {
     CoordinateConfig.Type type =

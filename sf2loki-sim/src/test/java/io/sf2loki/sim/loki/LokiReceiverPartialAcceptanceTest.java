@@ -55,14 +55,35 @@ class LokiReceiverPartialAcceptanceTest {
   }
 
   private LokiHttpSink sink(LokiReceiver loki, FakeTime t) {
+    return sink(loki, t, LokiSinkSettings.LateEntries.RESTAMP);
+  }
+
+  private LokiHttpSink sink(LokiReceiver loki, FakeTime t, LokiSinkSettings.LateEntries mode) {
     return new LokiHttpSink(
         LokiSinkSettings.of(URI.create(loki.pushUrl()), "test")
+            .withLateEntries(mode)
             .withLateRouting(Duration.ofMinutes(30), 0),
         new Sf2lokiMetrics(provider, "test"),
         t.sleeper(),
         new Random(1),
         Runnable::run,
         t.wall());
+  }
+
+  private static LokiReceiver strictLoki(FakeTime t) throws java.io.IOException {
+    return LokiReceiver.builder()
+        .outOfOrderWindow(Duration.ofMinutes(30))
+        .ingesterErrors(true)
+        .clock(t.wall())
+        .start();
+  }
+
+  /** Stream A's newest entry at NOW - 1 h. */
+  private static void advanceA(LokiHttpSink sink) throws Exception {
+    sink.push(
+        new Batch(
+            List.of(LogEntry.of(NOW.minus(Duration.ofHours(1)), A, "a-head", Map.of(), TOKEN))),
+        false);
   }
 
   /** {@code n} rows of a stream, one minute apart from {@code start}, in shuffled batch order. */
@@ -92,12 +113,7 @@ class LokiReceiverPartialAcceptanceTest {
           + " stream refused, 10 listed); only the refused entries are restamped; 0 rows in both")
   void restartMeetsPartialAcceptance() throws Exception {
     FakeTime t = new FakeTime(NOW);
-    try (LokiReceiver loki =
-        LokiReceiver.builder()
-            .outOfOrderWindow(Duration.ofMinutes(30))
-            .ingesterErrors(true)
-            .clock(t.wall())
-            .start()) {
+    try (LokiReceiver loki = strictLoki(t)) {
       // the previous process advanced both streams to NOW - 1 h
       try (LokiHttpSink before = sink(loki, t)) {
         before.push(
@@ -143,17 +159,9 @@ class LokiReceiverPartialAcceptanceTest {
           + " one entry received per row")
   void marksRouteBeforeThePush() throws Exception {
     FakeTime t = new FakeTime(NOW);
-    try (LokiReceiver loki =
-            LokiReceiver.builder()
-                .outOfOrderWindow(Duration.ofMinutes(30))
-                .ingesterErrors(true)
-                .clock(t.wall())
-                .start();
+    try (LokiReceiver loki = strictLoki(t);
         LokiHttpSink sink = sink(loki, t)) {
-      sink.push(
-          new Batch(
-              List.of(LogEntry.of(NOW.minus(Duration.ofHours(1)), A, "a-head", Map.of(), TOKEN))),
-          false);
+      advanceA(sink);
       sink.push(new Batch(rows(A, NOW.minus(Duration.ofMinutes(107)), 30, "a")), false);
       assertThat(loki.requests()).allSatisfy(q -> assertThat(q.status()).isEqualTo(204));
       assertThat(loki.receivedEntries()).isEqualTo(31);
@@ -161,6 +169,23 @@ class LokiReceiverPartialAcceptanceTest {
       assertThat(loki.entries(Map.of("late", "true"))).hasSize(20);
       assertThat(inBoth(loki)).isZero();
       assertThat(counter("sf2loki_loki_entries_restamped", "stage", "routed")).isEqualTo(20);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-15: under late_entries: drop the routed entries are dropped and counted as"
+          + " too_far_behind, never pushed")
+  void dropModeRoutesToDrop() throws Exception {
+    FakeTime t = new FakeTime(NOW);
+    try (LokiReceiver loki = strictLoki(t);
+        LokiHttpSink sink = sink(loki, t, LokiSinkSettings.LateEntries.DROP)) {
+      advanceA(sink);
+      var r = sink.push(new Batch(rows(A, NOW.minus(Duration.ofMinutes(107)), 30, "a")), false);
+      assertThat(r.droppedByReason()).isEqualTo(Map.of("too_far_behind", 20));
+      assertThat(loki.receivedEntries()).isEqualTo(1 + 10);
+      assertThat(loki.entries(Map.of("late", "true"))).isEmpty();
+      assertThat(counter("sf2loki_loki_entries_restamped", null, null)).isZero();
     }
   }
 }
