@@ -15,7 +15,6 @@ import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.rest.DownloadException;
 import io.sf2loki.salesforce.rest.DownloadThrottledException;
 import io.sf2loki.salesforce.rest.DownloadValidator;
-import io.sf2loki.salesforce.rest.InvalidBodyException;
 import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
@@ -634,18 +633,7 @@ public final class EventLogFileSource implements Source {
           .addKeyValue("file_id", file.id)
           .log("eventlogfile download throttled (REQUEST_LIMIT_EXCEEDED); cycle marked throttled");
       return new FileResult(FileOutcome.THROTTLED, false);
-    } catch (InvalidBodyException e) {
-      metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, e.reason()));
-      log.atWarn()
-          .addKeyValue("event_type", t.name)
-          .addKeyValue("file_id", file.id)
-          .addKeyValue("problem", e.problem())
-          .addKeyValue("content_type", e.contentType())
-          .addKeyValue("expected_bytes", e.expectedBytes())
-          .addKeyValue("actual_bytes", e.actualBytes())
-          .log("eventlogfile download is not the log file; not shipped");
-      return failed(t, file, serverNow, h, e.reason(), e.status(), e.getMessage(), 0);
-    } catch (DownloadException e) {
+    } catch (DownloadException e) { // incl. SRC-28 invalid_body: its message names type and sizes
       metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, e.reason()));
       return failed(t, file, serverNow, h, e.reason(), e.status(), e.getMessage(), 0);
     }

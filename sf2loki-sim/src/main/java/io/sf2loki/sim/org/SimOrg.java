@@ -129,7 +129,9 @@ public final class SimOrg implements AutoCloseable {
   private final CountDownLatch closed = new CountDownLatch(1);
   private final String baseUrl;
 
-  private final FaultSchedule faults = new FaultSchedule();
+  private final FaultSchedule faults;
+  private final SoqlErrorEcho errorEcho;
+  private final Map<String, Object> secondError;
   private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
   private final AtomicLong apiUsage = new AtomicLong();
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
@@ -166,6 +168,9 @@ public final class SimOrg implements AutoCloseable {
     this.maxFaultDelay = b.maxFaultDelay;
     this.apiMax = b.apiMax;
     this.hourlyAvailable = b.hourlyAvailable;
+    this.faults = new FaultSchedule(b.clock);
+    this.errorEcho = b.errorEcho;
+    this.secondError = b.secondError;
     this.sobjects = b.sobjects;
     this.objectStore = new SimObjectStore(b.clock, b.apiVersion);
     this.objectQueries = new ObjectQueryEndpoint(objectStore);
@@ -176,7 +181,7 @@ public final class SimOrg implements AutoCloseable {
     for (SimEndpoint e : SimEndpoint.values()) {
       calls.put(e, new AtomicLong());
     }
-    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize);
+    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize, b.clock);
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
@@ -233,7 +238,7 @@ public final class SimOrg implements AutoCloseable {
 
   /** Requests received by {@code endpoint} so far (including faulted and unauthorised ones). */
   public long callCount(SimEndpoint endpoint) {
-    return calls.get(endpoint).get();
+    return endpoint == SimEndpoint.APEXLOG_BODY ? apexLogs.bodyCalls() : calls.get(endpoint).get();
   }
 
   /**
@@ -526,6 +531,14 @@ public final class SimOrg implements AutoCloseable {
                 .getBytes(StandardCharsets.UTF_8));
         return Next.STOP;
       }
+      case MAINTENANCE_PAGE -> {
+        send(
+            ex,
+            200,
+            "text/html; charset=UTF-8",
+            Fault.MAINTENANCE_PAGE_HTML.getBytes(StandardCharsets.UTF_8));
+        return Next.STOP;
+      }
       case DELAY -> {
         Duration d = f.delay().compareTo(maxFaultDelay) > 0 ? maxFaultDelay : f.delay();
         try {
@@ -682,7 +695,15 @@ public final class SimOrg implements AutoCloseable {
     try {
       parsed = EventLogFileQuery.parse(q, hourlyAvailable);
     } catch (SoqlRejection r) {
-      sendSfError(ex, r.status, r.errorCode, r.getMessage());
+      if (r.field == null) {
+        sendSfError(ex, r.status, r.errorCode, r.getMessage());
+        return;
+      }
+      // Salesforce's real wording: the query echo, a caret, the position, then the reason
+      Map<String, Object> err = new LinkedHashMap<>();
+      err.put("message", errorEcho.message(q, r.field, r.getMessage()));
+      err.put("errorCode", r.errorCode);
+      sendJson(ex, r.status, secondError == null ? List.of(err) : List.of(err, secondError));
       return;
     }
     List<Map<String, Object>> records = evaluate(parsed);
@@ -920,6 +941,8 @@ public final class SimOrg implements AutoCloseable {
     private Duration maxFaultDelay = Duration.ofSeconds(30);
     private long apiMax = 15000;
     private boolean hourlyAvailable = true;
+    private SoqlErrorEcho errorEcho = SoqlErrorEcho.WINDOW;
+    private Map<String, Object> secondError;
     private int handlerThreads = 16;
     private int port;
     private List<String> sobjects = DEFAULT_SOBJECTS;
@@ -1027,6 +1050,32 @@ public final class SimOrg implements AutoCloseable {
      */
     public Builder hourlyAvailable(boolean available) {
       this.hourlyAvailable = available;
+      return this;
+    }
+
+    /**
+     * How an {@code INVALID_FIELD} rejection echoes the query (default {@link
+     * SoqlErrorEcho#WINDOW}, as Salesforce does; {@link SoqlErrorEcho#FULL_QUERY} for the long form
+     * whose {@code errorCode} lies beyond a 500-character excerpt).
+     */
+    public Builder invalidFieldEcho(SoqlErrorEcho echo) {
+      this.errorEcho = Objects.requireNonNull(echo, "echo");
+      return this;
+    }
+
+    /**
+     * Appends a second element {@code {"message":message,"errorCode":errorCode}} to the error array
+     * of every {@code INVALID_FIELD} rejection (a two-element error array); null removes it.
+     */
+    public Builder invalidFieldSecondError(String errorCode, String message) {
+      if (errorCode == null) {
+        this.secondError = null;
+        return this;
+      }
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("message", Objects.requireNonNull(message, "message"));
+      e.put("errorCode", errorCode);
+      this.secondError = java.util.Collections.unmodifiableMap(e);
       return this;
     }
 
