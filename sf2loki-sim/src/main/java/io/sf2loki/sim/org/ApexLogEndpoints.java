@@ -289,6 +289,12 @@ public final class ApexLogEndpoints {
     return this;
   }
 
+  /** Removes every queued body fault (per log and endpoint-wide). */
+  public ApexLogEndpoints clearBodyFaults() {
+    bodyFaults.clear();
+    return this;
+  }
+
   /**
    * Faults listing calls (first query or {@code nextRecordsUrl}) after {@code okCalls} more listing
    * calls were answered normally, e.g. {@code failListingAfter(1, salesforceError(403,
