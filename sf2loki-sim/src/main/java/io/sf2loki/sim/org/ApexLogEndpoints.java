@@ -410,11 +410,7 @@ public final class ApexLogEndpoints {
         return true;
       }
       case NON_JSON_200, MAINTENANCE_PAGE -> {
-        String page =
-            f.kind() == Fault.Kind.MAINTENANCE_PAGE
-                ? Fault.MAINTENANCE_PAGE_HTML
-                : "<html><body>Service temporarily unavailable</body></html>";
-        send(ex, 200, "text/html; charset=UTF-8", page.getBytes(StandardCharsets.UTF_8));
+        send(ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
         return true;
       }
       default -> {

@@ -161,6 +161,13 @@ public record Fault(
         kind, status, errorCode, message, delay, times, Objects.requireNonNull(deadline));
   }
 
+  /** The HTML body of {@link Kind#NON_JSON_200} (a one-liner) or {@link Kind#MAINTENANCE_PAGE}. */
+  String htmlPage() {
+    return kind == Kind.MAINTENANCE_PAGE
+        ? MAINTENANCE_PAGE_HTML
+        : "<html><body>Service temporarily unavailable</body></html>";
+  }
+
   /** Whether the fault's time window is over at {@code now}. */
   boolean expiredAt(Instant now) {
     return until != null && !now.isBefore(until);

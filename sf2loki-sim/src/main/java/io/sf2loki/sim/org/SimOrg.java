@@ -39,7 +39,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,8 +64,8 @@ import org.slf4j.LoggerFactory;
  *       /services/data/v{api}/query/<locator>-<offset>} (SRC-17), served by {@code GET} on that
  *       path.
  *   <li>{@code GET /services/data/v{api}/sobjects/EventLogFile/<Id>/LogFile} (ELF-8): {@code
- *       text/csv}, gzip-encoded when the request sends {@code Accept-Encoding: gzip} (ELF-16),
- *       streamed from the file's {@link LogFileBody}.
+ *       application/octetstream} (as Salesforce documents it), gzip-encoded when the request sends
+ *       {@code Accept-Encoding: gzip} (ELF-16), streamed from the file's {@link LogFileBody}.
  *   <li>{@code GET /services/data/v{api}/sobjects/} (describe global, used by PS-20 topic
  *       discovery): {@code {"encoding":"UTF-8","maxBatchSize":200,"sobjects":[{"name":..,
  *       "label":..,"keyPrefix":..,"queryable":..,"urls":{..}},..]}} listing {@link
@@ -522,21 +521,8 @@ public final class SimOrg implements AutoCloseable {
         }
         return Next.STOP;
       }
-      case NON_JSON_200 -> {
-        send(
-            ex,
-            200,
-            "text/html; charset=UTF-8",
-            "<html><body>Service temporarily unavailable</body></html>"
-                .getBytes(StandardCharsets.UTF_8));
-        return Next.STOP;
-      }
-      case MAINTENANCE_PAGE -> {
-        send(
-            ex,
-            200,
-            "text/html; charset=UTF-8",
-            Fault.MAINTENANCE_PAGE_HTML.getBytes(StandardCharsets.UTF_8));
+      case NON_JSON_200, MAINTENANCE_PAGE -> {
+        send(ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
         return Next.STOP;
       }
       case DELAY -> {
@@ -810,43 +796,7 @@ public final class SimOrg implements AutoCloseable {
       return;
     }
     limitHeader(ex);
-    ex.getResponseHeaders().set("Content-Type", "text/csv");
-    String ae = ex.getRequestHeaders().getFirst("Accept-Encoding");
-    boolean gzip = !truncate && ae != null && ae.toLowerCase(Locale.ROOT).contains("gzip");
-    try (InputStream in = f.body().open()) {
-      if (truncate) {
-        long len = f.length();
-        ex.sendResponseHeaders(200, len == 0 ? -1 : len);
-        OutputStream os = ex.getResponseBody();
-        long half = len / 2;
-        byte[] buf = new byte[(int) Math.min(half, 65536) + 1];
-        long left = half;
-        while (left > 0) {
-          int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-          if (n < 0) {
-            break;
-          }
-          os.write(buf, 0, n);
-          left -= n;
-        }
-        os.flush();
-        // closing with bytes missing makes the JDK server drop the connection
-        return;
-      }
-      if (gzip) {
-        ex.getResponseHeaders().set("Content-Encoding", "gzip");
-        ex.sendResponseHeaders(200, 0);
-        try (OutputStream os = new GZIPOutputStream(ex.getResponseBody(), 65536)) {
-          in.transferTo(os);
-        }
-      } else {
-        long len = f.body().lengthKnown() ? f.length() : 0;
-        ex.sendResponseHeaders(200, len == 0 && f.body().lengthKnown() ? -1 : len);
-        try (OutputStream os = ex.getResponseBody()) {
-          in.transferTo(os);
-        }
-      }
-    }
+    LogFileResponse.send(ex, f, truncate);
   }
 
   // ---------------------------------------------------------------- helpers
