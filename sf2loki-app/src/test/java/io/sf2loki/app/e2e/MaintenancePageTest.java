@@ -5,10 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.sf2loki.app.config.ConfigLoader;
 import io.sf2loki.app.e2e.support.ChildJvm;
 import io.sf2loki.app.e2e.support.RunningDaemon;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
+import io.sf2loki.app.run.Daemon;
+import io.sf2loki.app.run.DaemonOptions;
 import io.sf2loki.app.testing.RetainingMetricReader;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.apexlog.ApexLogCursor;
 import io.sf2loki.salesforce.apexlog.ApexLogSource;
 import io.sf2loki.sim.elf.GeneratedLogFile;
@@ -16,6 +21,8 @@ import io.sf2loki.sim.loki.ReceivedEntry;
 import io.sf2loki.sim.org.Fault;
 import io.sf2loki.sim.org.SimApexLog;
 import io.sf2loki.sim.org.SimEndpoint;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +32,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +44,8 @@ import org.junit.jupiter.api.Test;
  * maintenance pages on EventLogFile downloads, ApexLog bodies and SOQL for a while. In the default
  * suite "a while" is a number of requests (more than APX-6's three-poll skip threshold), not two
  * minutes of wall time; the sim's clock-window form of the same fault is covered by {@code
- * SimOrgRealErrorsTest}.
+ * SimOrgRealErrorsTest}, and {@link #twoMinuteMaintenance()} (tag {@code large}, {@code -Plarge})
+ * runs the real two-minute window with real poll intervals.
  */
 class MaintenancePageTest {
   private static final List<String> TYPES = List.of("Login", "API");
@@ -227,6 +238,49 @@ class MaintenancePageTest {
       }
       assertNothingFromThePage(s);
       assertEverythingLanded(s, d);
+    }
+  }
+
+  @Test
+  @Tag("large")
+  @DisplayName(
+      "SRC-28, APX-6, ELF-12: a real two-minute maintenance window (org clock) on ApexLog bodies"
+          + " and EventLogFile downloads with 10 s polls: nothing shipped from it, no body"
+          + " skipped, everything lands afterwards")
+  void twoMinuteMaintenance() throws Exception {
+    try (SalesforceScenario s = SalesforceScenario.start(b -> {})) {
+      Data d = addData(s, 60, 12);
+      Instant end = Instant.now().plus(Duration.ofMinutes(2));
+      s.org().faults().add(SimEndpoint.LOGFILE, Fault.maintenancePage().untilCleared().until(end));
+      s.org().apexLogs().failBodies(Fault.maintenancePage().untilCleared().until(end));
+      Path cfg = s.writeConfig(sources("    poll_interval: 10s\n"), "");
+      RetainingMetricReader reader = new RetainingMetricReader();
+      var daemon =
+          new Daemon(
+              new ConfigLoader().load(cfg, Map.of()),
+              new DaemonOptions(false, reader, UnaryOperator.identity(), TimeSource.system()),
+              new PrintStream(OutputStream.nullOutputStream()));
+      var stop = new StopSignal();
+      var task = new FutureTask<>(() -> daemon.run(stop));
+      Thread t = Thread.ofPlatform().name("e2e-maintenance-daemon").start(task);
+      try {
+        await("everything lands after the window")
+            .atMost(Duration.ofMinutes(4))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> s.receiver().totalEntries() >= d.elfRows() + d.logs().size());
+        assertThat(Instant.now()).isAfterOrEqualTo(end);
+      } finally {
+        stop.stop();
+        assertThat(task.get(30, TimeUnit.SECONDS)).isZero();
+        t.join();
+      }
+      assertNothingFromThePage(s);
+      assertEverythingLanded(s, d);
+      assertThat(counter(reader, "sf2loki_apexlog_download_errors", "invalid_body"))
+          .isGreaterThanOrEqualTo(ApexLogSource.FAILING_CYCLES_BEFORE_SKIP + 1);
+      assertThat(counter(reader, "sf2loki_eventlogfile_download_errors", "invalid_body"))
+          .isGreaterThanOrEqualTo(2);
+      assertThat(counter(reader, "sf2loki_apexlog_bodies_skipped", null)).isZero();
     }
   }
 }
