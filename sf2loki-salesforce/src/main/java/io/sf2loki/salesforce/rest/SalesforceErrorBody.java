@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -203,16 +202,5 @@ public record SalesforceErrorBody(List<Error> errors, boolean truncated) {
       out.add(m.group(1));
     }
     return out;
-  }
-
-  /** Whether any whole message contains {@code fragment}, ignoring case. */
-  public boolean mentions(String fragment) {
-    String f = fragment.toLowerCase(Locale.ROOT);
-    for (Error e : errors) {
-      if (e.message() != null && e.message().toLowerCase(Locale.ROOT).contains(f)) {
-        return true;
-      }
-    }
-    return false;
   }
 }
