@@ -1,6 +1,7 @@
 package io.sf2loki.bench;
 
 import io.sf2loki.salesforce.rest.DownloadException;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.MemorySpool;
 import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.Spool;
@@ -67,7 +68,8 @@ final class MemoryRest implements SalesforceRest {
   }
 
   @Override
-  public Spool download(String path) throws DownloadException {
+  public Spool download(String path, DownloadValidator.Expectation expected)
+      throws DownloadException {
     Matcher m = FILE.matcher(path);
     byte[] body = m.find() ? bodies.get(m.group(1)) : null;
     if (body == null) {

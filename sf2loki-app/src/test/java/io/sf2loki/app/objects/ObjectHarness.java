@@ -16,6 +16,7 @@ import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.EventLogObjectSource.PollResult;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRest;
@@ -126,7 +127,7 @@ final class ObjectHarness implements AutoCloseable {
           }
 
           @Override
-          public Spool download(String path) {
+          public Spool download(String path, DownloadValidator.Expectation expected) {
             throw new UnsupportedOperationException();
           }
 

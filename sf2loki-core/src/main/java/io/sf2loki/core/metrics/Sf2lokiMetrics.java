@@ -82,6 +82,12 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final LongCounter entriesSampledOut;
   public final LongCounter soqlPollErrors;
   public final LongCounter salesforceApiThrottled;
+
+  /**
+   * {@code sf2loki_salesforce_malformed_responses{api}}: 2xx JSON answers that were not (SRC-29).
+   */
+  public final LongCounter salesforceMalformedResponses;
+
   public final LongCounter authRefreshes;
   public final LongCounter authErrors;
   public final LongCounter eventlogfileFilesProcessed;
@@ -175,6 +181,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     entriesSampledOut = counter(m, "sf2loki_entries_sampled_out");
     soqlPollErrors = counter(m, "sf2loki_soql_poll_errors");
     salesforceApiThrottled = counter(m, "sf2loki_salesforce_api_throttled");
+    salesforceMalformedResponses = counter(m, "sf2loki_salesforce_malformed_responses");
     authRefreshes = counter(m, "sf2loki_auth_refreshes");
     authErrors = counter(m, "sf2loki_auth_errors");
     eventlogfileFilesProcessed = counter(m, "sf2loki_eventlogfile_files_processed");

@@ -15,17 +15,9 @@ import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
-import io.sf2loki.salesforce.rest.DownloadException;
-import io.sf2loki.salesforce.rest.DownloadThrottledException;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
-import io.sf2loki.salesforce.rest.Spool;
-import java.io.IOException;
-import java.io.InputStream;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -92,8 +84,7 @@ public final class ApexLogSource implements Source {
   private ApexLogCursor cursor;
   private int consecutiveListingFailures;
   private boolean stalledLastPoll;
-  private String failingLogId;
-  private int failingCycles;
+  private final ApexLogBodies bodies;
 
   /** Creates the source for one term, without transforms. */
   public ApexLogSource(
@@ -132,6 +123,7 @@ public final class ApexLogSource implements Source {
     this.time = Objects.requireNonNull(time, "time");
     this.transform = Objects.requireNonNull(transform, "transform");
     this.extractor = new StructuredMetadataExtractor(settings.structuredMetadataFields());
+    this.bodies = new ApexLogBodies(api, metrics, settings.maxBodyBytes());
   }
 
   @Override
@@ -328,7 +320,9 @@ public final class ApexLogSource implements Source {
       throws InterruptedException {
     // XF-8: the cursor uses the original Id and StartTime
     ApexLogCursor advanced = cursor.advance(id, str(rec.get("StartTime")));
-    Long logLength = longValue(rec.get("LogLength"));
+    DownloadValidator.Expectation expected =
+        DownloadValidator.Expectation.ofField(rec.get("LogLength"));
+    Long logLength = expected.expectedBytes();
     Map<String, Object> metadata = new LinkedHashMap<>(rec);
     metadata.remove("attributes");
     if (!transform.apply(metadata)) {
@@ -349,7 +343,7 @@ public final class ApexLogSource implements Source {
       if (stop.isStopped()) {
         return LogResult.end(Outcome.STOPPED);
       }
-      Body body = fetch(id);
+      ApexLogBodies.Body body = bodies.fetch(id, expected);
       switch (body.kind()) {
         case OK -> line = body.text();
         case TOO_LARGE -> {
@@ -382,103 +376,8 @@ public final class ApexLogSource implements Source {
     }
     metrics.apexlogLogsIngested.add(1);
     cursor = advanced;
-    if (id.equals(failingLogId)) {
-      failingLogId = null;
-      failingCycles = 0;
-    }
+    bodies.delivered(id);
     return LogResult.advanced(token.value());
-  }
-
-  private enum BodyKind {
-    OK,
-    TOO_LARGE,
-    SKIP,
-    THROTTLED,
-    FAILED
-  }
-
-  private record Body(BodyKind kind, String text) {}
-
-  /** APX-5/APX-6: fetches one body and classifies failures. */
-  private Body fetch(String id) throws InterruptedException {
-    String path =
-        "/services/data/v"
-            + api.apiVersion()
-            + "/tooling/sobjects/ApexLog/"
-            + URLEncoder.encode(id, StandardCharsets.UTF_8)
-            + "/Body";
-    int status;
-    String reason;
-    String message;
-    try (Spool spool = api.downloadBody(path)) {
-      long size = spool.sizeBytes();
-      metrics.apexlogDownloadBytes.add(size);
-      if (size > settings.maxBodyBytes()) {
-        log.atWarn()
-            .addKeyValue("source", SOURCE)
-            .addKeyValue("log_id", id)
-            .addKeyValue("body_bytes", size)
-            .log(
-                "apexlog body larger than max_body_bytes although LogLength was not; metadata only");
-        return new Body(BodyKind.TOO_LARGE, null);
-      }
-      try (InputStream in = spool.open()) {
-        return new Body(BodyKind.OK, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-    } catch (DownloadThrottledException e) {
-      log.atError()
-          .addKeyValue("source", SOURCE)
-          .addKeyValue("log_id", id)
-          .log(
-              "apexlog body download throttled (REQUEST_LIMIT_EXCEEDED); poll ends before this log");
-      return new Body(BodyKind.THROTTLED, null);
-    } catch (DownloadException e) {
-      status = e.status();
-      reason = e.reason();
-      message = e.getMessage();
-    } catch (IOException e) {
-      status = 0;
-      reason = "transport";
-      message = e.toString();
-    }
-    metrics.apexlogDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, reason));
-    boolean permanent =
-        status >= 400 && status < 500 && status != 401 && status != 403 && status != 429;
-    if (permanent) {
-      log.atError()
-          .addKeyValue("source", SOURCE)
-          .addKeyValue("log_id", id)
-          .addKeyValue("reason", reason)
-          .addKeyValue("error", message)
-          .log("apexlog body cannot be downloaded; shipping metadata only");
-      return new Body(BodyKind.SKIP, null);
-    }
-    if (id.equals(failingLogId)) {
-      failingCycles++;
-    } else {
-      failingLogId = id;
-      failingCycles = 1;
-    }
-    if (failingCycles >= FAILING_CYCLES_BEFORE_SKIP) {
-      log.atError()
-          .addKeyValue("source", SOURCE)
-          .addKeyValue("log_id", id)
-          .addKeyValue("reason", reason)
-          .addKeyValue("failing_cycles", failingCycles)
-          .addKeyValue("error", message)
-          .log("apexlog body failed in consecutive polls; shipping metadata only");
-      failingLogId = null;
-      failingCycles = 0;
-      return new Body(BodyKind.SKIP, null);
-    }
-    log.atWarn()
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("log_id", id)
-        .addKeyValue("reason", reason)
-        .addKeyValue("failing_cycles", failingCycles)
-        .addKeyValue("error", message)
-        .log("apexlog body download failed; poll ends before this log, retried next poll");
-    return new Body(BodyKind.FAILED, null);
   }
 
   /** APX-4: configured fields + level, then every non-empty APX-1 field (text form). */
@@ -566,24 +465,5 @@ public final class ApexLogSource implements Source {
 
   private static String str(Object v) {
     return v == null ? null : String.valueOf(v);
-  }
-
-  /** LogLength as a whole number of bytes, or null when absent or not numeric. */
-  private static Long longValue(Object v) {
-    try {
-      if (v instanceof BigInteger bi) {
-        return bi.bitLength() < 64 ? bi.longValue() : Long.MAX_VALUE;
-      }
-      if (v instanceof Number n) {
-        double d = n.doubleValue();
-        return Double.isFinite(d) ? (long) Math.ceil(d) : null;
-      }
-      if (v instanceof String s && !s.isBlank()) {
-        return new BigDecimal(s.strip()).setScale(0, java.math.RoundingMode.CEILING).longValue();
-      }
-    } catch (NumberFormatException | ArithmeticException e) {
-      return null;
-    }
-    return null;
   }
 }

@@ -1,6 +1,7 @@
 package io.sf2loki.salesforce.apexlog;
 
 import io.sf2loki.salesforce.rest.DownloadException;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.Spool;
@@ -31,14 +32,17 @@ public interface ToolingApi {
    * /services/data/v60.0/tooling/sobjects/ApexLog/<Id>/Body}); a 401 is retried once after a fresh
    * token (APX-5).
    *
+   * @param expected the log's {@code LogLength}, if listed ({@link DownloadValidator}, SRC-28)
    * @return the whole body; the caller closes it
    * @throws io.sf2loki.salesforce.rest.DownloadThrottledException on 403 REQUEST_LIMIT_EXCEEDED
    *     (counted as {@code sf2loki_salesforce_api_throttled{api="apexlog_body"}} by the client)
+   * @throws io.sf2loki.salesforce.rest.InvalidBodyException on a 2xx body that is not the log
    * @throws DownloadException on any other failure; {@link DownloadException#status()} is 0 for
    *     transport failures and timeouts
    * @throws InterruptedException if interrupted
    */
-  Spool downloadBody(String path) throws DownloadException, InterruptedException;
+  Spool downloadBody(String path, DownloadValidator.Expectation expected)
+      throws DownloadException, InterruptedException;
 
   /** The API version, e.g. {@code 60.0}. */
   String apiVersion();
@@ -57,8 +61,9 @@ public interface ToolingApi {
       }
 
       @Override
-      public Spool downloadBody(String path) throws DownloadException, InterruptedException {
-        return rest.download(path, HttpSalesforceRest.API_APEXLOG_BODY);
+      public Spool downloadBody(String path, DownloadValidator.Expectation expected)
+          throws DownloadException, InterruptedException {
+        return rest.download(path, HttpSalesforceRest.API_APEXLOG_BODY, expected);
       }
 
       @Override

@@ -1,9 +1,9 @@
 package io.sf2loki.salesforce.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.rest.SalesforceErrorBody;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -110,26 +110,12 @@ final class AuthCalls {
     return Duration.ofMillis((long) Math.min(MAX_BACKOFF.toMillis(), jittered));
   }
 
-  /** The OAuth {@code error} or REST {@code errorCode} of an error body, or null. */
+  /**
+   * The OAuth {@code error} or REST {@code errorCode} of an error body by the SRC-27 precedence,
+   * read from the whole (bounded) body, not from the excerpt; null without one.
+   */
   String errorCode(String body) {
-    try {
-      JsonNode n = json.readTree(body);
-      if (n == null) {
-        return null;
-      }
-      if (n.isArray() && !n.isEmpty()) {
-        n = n.get(0);
-      }
-      if (n.hasNonNull("error")) {
-        return n.get("error").asText();
-      }
-      if (n.hasNonNull("errorCode")) {
-        return n.get("errorCode").asText();
-      }
-    } catch (IOException | RuntimeException e) {
-      // not JSON: no code
-    }
-    return null;
+    return SalesforceErrorBody.parse(body).primaryCode().orElse(null);
   }
 
   static String excerpt(String body, List<String> secrets) {

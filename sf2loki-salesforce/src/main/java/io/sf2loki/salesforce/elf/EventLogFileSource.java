@@ -14,7 +14,7 @@ import io.sf2loki.salesforce.elf.ElfCsvReader.ElfCsvParseException;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.rest.DownloadException;
 import io.sf2loki.salesforce.rest.DownloadThrottledException;
-import io.sf2loki.salesforce.rest.InvalidFieldException;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
@@ -41,7 +41,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -95,7 +94,7 @@ public final class EventLogFileSource implements Source {
   private final Set<String> loggedOwned = new HashSet<>();
 
   private final ElfCursorCodec codec = new ElfCursorCodec();
-  private final AtomicBoolean omitInterval = new AtomicBoolean();
+  private final ElfListing listing;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final AtomicReference<CycleHandoff> currentCycle = new AtomicReference<>();
@@ -147,6 +146,7 @@ public final class EventLogFileSource implements Source {
       Predicate<String> ownedElsewhere) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
+    this.listing = new ElfListing(rest, settings);
     this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
@@ -338,7 +338,7 @@ public final class EventLogFileSource implements Source {
     }
     List<Map<String, Object>> rows;
     try {
-      rows = discover();
+      rows = listing.discover();
     } catch (SoqlThrottledException e) {
       log.atError()
           .addKeyValue("source", SOURCE)
@@ -385,28 +385,6 @@ public final class EventLogFileSource implements Source {
       out.add(t);
     }
     return Optional.of(out);
-  }
-
-  private List<Map<String, Object>> discover() throws SoqlException, InterruptedException {
-    String interval = settings.interval().name();
-    while (true) {
-      boolean omit = omitInterval.get();
-      try {
-        return rest.query(ElfSoql.discovery(interval, omit));
-      } catch (InvalidFieldException e) {
-        if (omit
-            || settings.interval() != EventLogFileSettings.Interval.Daily
-            || !namesIntervalFields(e)) {
-          throw e;
-        }
-        omitInterval.set(true);
-      }
-    }
-  }
-
-  private static boolean namesIntervalFields(InvalidFieldException e) {
-    String msg = String.valueOf(e.getMessage());
-    return msg.contains("Interval") || msg.contains("Sequence");
   }
 
   private List<TypeState> rotated(List<TypeState> types) {
@@ -473,7 +451,7 @@ public final class EventLogFileSource implements Source {
     final ElfCursor start = t.cursor;
     List<Map<String, Object>> files;
     try {
-      files = list(t);
+      files = listing.list(t.name, t.cursor.lastCreated());
     } catch (SoqlThrottledException e) {
       log.atError()
           .addKeyValue("source", SOURCE)
@@ -518,6 +496,7 @@ public final class EventLogFileSource implements Source {
       FileRef file =
           new FileRef(
               t.key, id, created, createdAt.orElse(null), str(rec.get("LogDate")), t.cursor);
+      file.expected = DownloadValidator.Expectation.ofField(rec.get("LogFileLength"));
       FileResult r = processFile(t, file, serverNow, h);
       switch (r.outcome()) {
         case DONE, ABANDONED -> {
@@ -578,39 +557,6 @@ public final class EventLogFileSource implements Source {
     return new ElfCursor(def, List.of());
   }
 
-  /** ELF-5 listing with the Daily {@code INVALID_FIELD} fallback. */
-  private List<Map<String, Object>> list(TypeState t) throws SoqlException, InterruptedException {
-    String interval = settings.interval().name();
-    while (true) {
-      boolean omit = omitInterval.get();
-      String soql =
-          ElfSoql.listing(t.name, interval, t.cursor.lastCreated(), settings.pageSize(), omit);
-      try {
-        return rest.query(soql);
-      } catch (InvalidFieldException e) {
-        if (omit || !namesIntervalFields(e)) {
-          throw e;
-        }
-        if (settings.interval() == EventLogFileSettings.Interval.Hourly) {
-          throw new SoqlException(
-              "hourly event log files are not available to this user (the org rejected the"
-                  + " Interval/Sequence fields); 'interval: Daily' reads the daily files",
-              e.status(),
-              e.errorCode(),
-              e);
-        }
-        if (omitInterval.compareAndSet(false, true)) {
-          log.atWarn()
-              .addKeyValue("source", SOURCE)
-              .addKeyValue("event_type", t.name)
-              .log(
-                  "EventLogFile has no Interval/Sequence fields for this user; listing daily files"
-                      + " without them from now on");
-        }
-      }
-    }
-  }
-
   /** SRC-19: WARN, ERROR from the third consecutive failure; counted. */
   private void pollFailure(TypeState t, SoqlException e) {
     t.consecutiveFailures++;
@@ -648,6 +594,7 @@ public final class EventLogFileSource implements Source {
     final ElfCursor advanced;
     final CheckpointToken advancedToken;
     final ElfCursor before;
+    DownloadValidator.Expectation expected = DownloadValidator.Expectation.unknownSize();
 
     FileRef(
         String key,
@@ -676,7 +623,7 @@ public final class EventLogFileSource implements Source {
             + "/LogFile";
     Spool spool;
     try {
-      spool = rest.download(path);
+      spool = rest.download(path, file.expected);
     } catch (DownloadThrottledException e) {
       // sf2loki_salesforce_api_throttled{api="eventlogfile"} is counted by the REST client
       metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, e.reason()));
@@ -686,7 +633,7 @@ public final class EventLogFileSource implements Source {
           .addKeyValue("file_id", file.id)
           .log("eventlogfile download throttled (REQUEST_LIMIT_EXCEEDED); cycle marked throttled");
       return new FileResult(FileOutcome.THROTTLED, false);
-    } catch (DownloadException e) {
+    } catch (DownloadException e) { // incl. SRC-28 invalid_body: its message names type and sizes
       metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, e.reason()));
       return failed(t, file, serverNow, h, e.reason(), e.status(), e.getMessage(), 0);
     }

@@ -406,8 +406,7 @@ public final class EventLogObjectSource implements Source {
             .addKeyValue("status", e.status())
             .addKeyValue("consecutive_failures", s.consecutiveFailures)
             .addKeyValue("error", e.getMessage());
-    String text = e.getMessage() + " " + e.errorCode();
-    if (text.contains("BIG_OBJECT_UNSUPPORTED_OPERATION")) {
+    if (e.hasErrorCode("BIG_OBJECT_UNSUPPORTED_OPERATION")) { // SRC-27: whole error body
       b = b.addKeyValue("hint", "set big_object: true for this object");
     }
     b.log("object poll failed; retried next poll");

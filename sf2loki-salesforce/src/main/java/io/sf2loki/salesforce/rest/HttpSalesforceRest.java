@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -181,10 +182,11 @@ public final class HttpSalesforceRest implements SalesforceRest {
     }
   }
 
-  /** Downloads with throttles counted as {@code api="eventlogfile"} (ELF-8). */
+  /** Downloads with throttles counted as {@code api="eventlogfile"} (ELF-8), validated (SRC-28). */
   @Override
-  public Spool download(String path) throws DownloadException, InterruptedException {
-    return download(path, API_EVENTLOGFILE);
+  public Spool download(String path, DownloadValidator.Expectation expected)
+      throws DownloadException, InterruptedException {
+    return download(path, API_EVENTLOGFILE, expected);
   }
 
   /**
@@ -192,19 +194,36 @@ public final class HttpSalesforceRest implements SalesforceRest {
    * sf2loki_salesforce_api_throttled} chosen by the caller ({@link #API_EVENTLOGFILE}, {@link
    * #API_APEXLOG_BODY}).
    *
+   * @param expected the size Salesforce announced, if any ({@link DownloadValidator})
    * @throws DownloadThrottledException on 403 REQUEST_LIMIT_EXCEEDED
+   * @throws InvalidBodyException on a 2xx body that is not the log (SRC-28)
    * @throws DownloadException on other non-2xx statuses (after the one 401 retry), token failures
    *     (status 0) and transport failures including the body idle timeout (status 0)
    * @throws InterruptedException if interrupted
    */
-  public Spool download(String path, String api) throws DownloadException, InterruptedException {
+  public Spool download(String path, String api, DownloadValidator.Expectation expected)
+      throws DownloadException, InterruptedException {
+    Exchange ex;
     try {
-      return sendChecked(path, Kind.DOWNLOAD, api).body();
+      ex = sendChecked(path, Kind.DOWNLOAD, api);
     } catch (DownloadException e) {
       throw e;
     } catch (SalesforceException e) {
-      throw new DownloadException(e.getMessage(), e.status(), e.errorCode(), e);
+      throw new DownloadException(e.getMessage(), e.status(), e.errorCode(), e.errorCodes(), e);
     }
+    String contentType = ex.headers().firstValue("Content-Type").orElse(null);
+    try {
+      DownloadValidator.check(ex.status(), expected, contentType, ex.body());
+    } catch (InvalidBodyException e) {
+      ex.body().close();
+      log.atDebug()
+          .addKeyValue("path", redactPath(path))
+          .addKeyValue("content_type", contentType)
+          .addKeyValue("problem", e.problem())
+          .log("salesforce download is not the log");
+      throw e;
+    }
+    return ex.body();
   }
 
   @Override
@@ -232,12 +251,11 @@ public final class HttpSalesforceRest implements SalesforceRest {
         page = parseObject(body, ex.status());
       }
       if (!(page.get("records") instanceof List<?> list)) {
-        throw new MalformedResponseException("malformed response: no records array", ex.status());
+        throw malformed("malformed response: no records array", ex.status());
       }
       for (Object r : list) {
         if (!(r instanceof Map<?, ?>)) {
-          throw new MalformedResponseException(
-              "malformed response: a record is not an object", ex.status());
+          throw malformed("malformed response: a record is not an object", ex.status());
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> rec = (Map<String, Object>) r;
@@ -247,22 +265,27 @@ public final class HttpSalesforceRest implements SalesforceRest {
         return records;
       }
       if (!(page.get("nextRecordsUrl") instanceof String next) || !next.startsWith("/")) {
-        throw new MalformedResponseException(
-            "malformed response: done is false without nextRecordsUrl", ex.status());
+        throw malformed("malformed response: done is false without nextRecordsUrl", ex.status());
       }
       path = next;
     }
+  }
+
+  /** SRC-29: a named, counted error for a 2xx answer that is not the expected JSON. */
+  private MalformedResponseException malformed(String message, int status) {
+    metrics.salesforceMalformedResponses.add(1, Attributes.of(Sf2lokiMetrics.API, API_SOQL));
+    return new MalformedResponseException(message, status);
   }
 
   private Map<String, Object> parseObject(Spool body, int status) throws SoqlException {
     try (InputStream in = body.open()) {
       Map<String, Object> m = json.readValue(in, MAP);
       if (m == null) {
-        throw new MalformedResponseException("malformed response: null body", status);
+        throw malformed("malformed response: null body", status);
       }
       return m;
     } catch (JsonProcessingException e) {
-      throw new MalformedResponseException(
+      throw malformed(
           "malformed response: not a JSON object (" + e.getOriginalMessage() + ")", status);
     } catch (IOException e) {
       throw new SoqlException("cannot read response body: " + e, 0, null, e);
@@ -274,13 +297,25 @@ public final class HttpSalesforceRest implements SalesforceRest {
    * {@link Exchange} with a 2xx status whose body the caller owns.
    */
   private Exchange sendSoql(String path) throws SoqlException, InterruptedException {
+    Exchange ex;
     try {
-      return sendChecked(path, Kind.SOQL, API_SOQL);
+      ex = sendChecked(path, Kind.SOQL, API_SOQL);
     } catch (SoqlException e) {
       throw e;
     } catch (SalesforceException e) {
-      throw new SoqlException(e.getMessage(), e.status(), e.errorCode(), e);
+      throw new SoqlException(e.getMessage(), e.status(), e.errorCode(), e.errorCodes(), e);
     }
+    String type = ex.headers().firstValue("Content-Type").orElse("");
+    if (type.toLowerCase(Locale.ROOT).contains("html")
+        || DownloadValidator.looksLikeHtml(ex.body())) {
+      ex.body().close();
+      throw malformed(
+          "malformed response: an HTML page, not JSON (content type "
+              + (type.isEmpty() ? "absent" : type)
+              + ")",
+          ex.status());
+    }
+    return ex;
   }
 
   private Exchange sendChecked(String path, Kind kind, String api)
@@ -293,19 +328,22 @@ public final class HttpSalesforceRest implements SalesforceRest {
       try {
         token = tokens.token();
       } catch (AuthException e) {
-        throw failure(kind, "authentication failed: " + e.getMessage(), 0, e.errorCode(), e);
+        throw failure(
+            kind, "authentication failed: " + e.getMessage(), 0, e.errorCode(), e.errorCodes(), e);
       }
       Exchange ex;
       try {
         ex = exchange(URI.create(token.instanceUrl() + path), token, kind);
       } catch (IOException e) {
-        throw failure(kind, "transport failure: " + describe(e), 0, null, e);
+        throw failure(kind, "transport failure: " + describe(e), 0, null, Set.of(), e);
       }
       observeHeaders(ex.headers());
       int status = ex.status();
       if (status / 100 == 2) {
         return ex;
       }
+      // SRC-27: classify on the whole (bounded) body; the excerpt is only for the message
+      SalesforceErrorBody errors = SalesforceErrorBody.read(ex.body());
       String body = excerpt(ex.body(), token);
       ex.body().close();
       if (status == 401 && attempt == 1) {
@@ -313,29 +351,29 @@ public final class HttpSalesforceRest implements SalesforceRest {
         tokens.invalidate(token);
         continue;
       }
-      String code = errorCode(body);
+      String code = errors.primaryCode().orElse(null);
       String message = "HTTP " + status + ": " + body;
-      if (status == 403 && body.contains("REQUEST_LIMIT_EXCEEDED")) {
+      if (status == 403 && errors.hasCode(SalesforceErrorBody.REQUEST_LIMIT_EXCEEDED)) {
         metrics.salesforceApiThrottled.add(1, Attributes.of(Sf2lokiMetrics.API, api));
         throw kind == Kind.SOQL
             ? new SoqlThrottledException(message)
             : new DownloadThrottledException(message);
       }
-      if (kind == Kind.SOQL && status == 400 && "INVALID_FIELD".equals(code)) {
-        throw new InvalidFieldException(message);
+      if (kind == Kind.SOQL && status == 400 && errors.hasCode("INVALID_FIELD")) {
+        throw new InvalidFieldException(message, errors.invalidFields(), errors.codes());
       }
-      if (kind == Kind.SOQL && status == 400 && "MALFORMED_QUERY".equals(code)) {
+      if (kind == Kind.SOQL && status == 400 && errors.hasCode("MALFORMED_QUERY")) {
         throw new MalformedQueryException(message);
       }
-      throw failure(kind, message, status, code, null);
+      throw failure(kind, message, status, code, errors.codes(), null);
     }
   }
 
   private static SalesforceException failure(
-      Kind kind, String message, int status, String code, Throwable cause) {
+      Kind kind, String message, int status, String code, Set<String> codes, Throwable cause) {
     return kind == Kind.SOQL
-        ? new SoqlException(message, status, code, cause)
-        : new DownloadException(message, status, code, cause);
+        ? new SoqlException(message, status, code, codes, cause)
+        : new DownloadException(message, status, code, codes, cause);
   }
 
   /** One HTTP exchange with the body spooled under the idle watchdog; gzip decoded. */
@@ -465,24 +503,6 @@ public final class HttpSalesforceRest implements SalesforceRest {
         }
       }
     }
-  }
-
-  private String errorCode(String body) {
-    try {
-      var n = json.readTree(body);
-      if (n != null && n.isArray() && !n.isEmpty()) {
-        n = n.get(0);
-      }
-      if (n != null && n.hasNonNull("errorCode")) {
-        return n.get("errorCode").asText();
-      }
-      if (n != null && n.hasNonNull("error")) {
-        return n.get("error").asText();
-      }
-    } catch (IOException | RuntimeException e) {
-      // not JSON
-    }
-    return null;
   }
 
   private static String excerpt(Spool body, AccessToken token) {

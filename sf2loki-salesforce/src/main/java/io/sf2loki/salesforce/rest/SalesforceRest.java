@@ -32,16 +32,25 @@ public interface SalesforceRest {
   /**
    * Downloads {@code path} (relative to {@code instance_url}, e.g. {@code
    * /services/data/v60.0/sobjects/EventLogFile/<Id>/LogFile}) into a spool, sending {@code
-   * Accept-Encoding: gzip} and decoding a gzip body (ELF-16). No byte of the body is handed out
-   * before all of it arrived.
+   * Accept-Encoding: gzip} and decoding a gzip body (ELF-16), then validates it (SRC-28). No byte
+   * of the body is handed out before all of it arrived and passed {@link DownloadValidator}.
    *
+   * @param expected the size Salesforce announced ({@code LogFileLength}), if any
    * @return the received body; the caller closes it
    * @throws DownloadThrottledException on 403 REQUEST_LIMIT_EXCEEDED
+   * @throws InvalidBodyException on a 2xx body that is not the log (HTML page, non-log content
+   *     type, size outside the tolerance)
    * @throws DownloadException on other non-2xx statuses (after the one 401 retry) and transport
    *     failures, including the 60 s body idle timeout (SRC-25)
    * @throws InterruptedException if the calling thread is interrupted
    */
-  Spool download(String path) throws DownloadException, InterruptedException;
+  Spool download(String path, DownloadValidator.Expectation expected)
+      throws DownloadException, InterruptedException;
+
+  /** {@link #download(String, DownloadValidator.Expectation)} without a known size. */
+  default Spool download(String path) throws DownloadException, InterruptedException {
+    return download(path, DownloadValidator.Expectation.unknownSize());
+  }
 
   /** The configured API version, e.g. {@code 60.0}. */
   String apiVersion();

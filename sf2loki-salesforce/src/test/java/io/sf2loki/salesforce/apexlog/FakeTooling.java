@@ -1,6 +1,7 @@
 package io.sf2loki.salesforce.apexlog;
 
 import io.sf2loki.salesforce.rest.DownloadException;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.MemorySpool;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.Spool;
@@ -188,7 +189,8 @@ final class FakeTooling implements ToolingApi {
   }
 
   @Override
-  public Spool downloadBody(String path) throws DownloadException {
+  public Spool downloadBody(String path, DownloadValidator.Expectation expected)
+      throws DownloadException {
     downloads.add(path);
     for (Log l : logs) {
       if (path.equals("/services/data/v60.0/tooling/sobjects/ApexLog/" + l.id() + "/Body")) {

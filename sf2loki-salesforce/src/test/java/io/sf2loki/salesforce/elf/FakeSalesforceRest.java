@@ -1,6 +1,7 @@
 package io.sf2loki.salesforce.elf;
 
 import io.sf2loki.salesforce.rest.DownloadException;
+import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.Spool;
@@ -135,7 +136,8 @@ final class FakeSalesforceRest implements SalesforceRest {
   }
 
   @Override
-  public Spool download(String path) throws DownloadException {
+  public Spool download(String path, DownloadValidator.Expectation expected)
+      throws DownloadException {
     byte[] body;
     synchronized (this) {
       downloads.add(path);

@@ -446,7 +446,12 @@ class HttpSalesforceRestTest {
 
     assertThatThrownBy(() -> rest.download(LOG_PATH))
         .isInstanceOf(DownloadThrottledException.class);
-    assertThatThrownBy(() -> rest.download(LOG_PATH, HttpSalesforceRest.API_APEXLOG_BODY))
+    assertThatThrownBy(
+            () ->
+                rest.download(
+                    LOG_PATH,
+                    HttpSalesforceRest.API_APEXLOG_BODY,
+                    DownloadValidator.Expectation.unknownSize()))
         .isInstanceOf(DownloadThrottledException.class);
     assertThatThrownBy(() -> rest.download(LOG_PATH + "404"))
         .isExactlyInstanceOf(DownloadException.class)

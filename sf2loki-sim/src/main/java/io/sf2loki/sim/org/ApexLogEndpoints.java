@@ -12,12 +12,9 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +95,7 @@ public final class ApexLogEndpoints {
   private final String apiVersion;
   private final ObjectMapper json = new ObjectMapper();
   private final Map<String, SimApexLog> logs = new LinkedHashMap<>();
-  private final Map<String, Deque<Slot>> bodyFaults = new HashMap<>();
+  private final FaultSchedule bodyFaults;
   private final List<ListingFault> listingFaults = new ArrayList<>();
   private final Map<String, List<Map<String, Object>>> cursors = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> bodyCallsById = new ConcurrentHashMap<>();
@@ -134,8 +131,9 @@ public final class ApexLogEndpoints {
    * @param apiVersion the org's API version, e.g. {@code 60.0}
    * @param batchSize records per Tooling query batch before {@code nextRecordsUrl}
    */
-  ApexLogEndpoints(String apiVersion, int batchSize) {
+  ApexLogEndpoints(String apiVersion, int batchSize, java.time.InstantSource clock) {
     this.apiVersion = Objects.requireNonNull(apiVersion);
+    this.bodyFaults = new FaultSchedule(clock);
     batchSize(batchSize);
   }
 
@@ -273,10 +271,27 @@ public final class ApexLogEndpoints {
   /**
    * Queues a fault for the next body downloads of log {@code id}: {@code
    * Fault.status(500).times(2)} fails twice, then the body is served. Supported kinds: {@link
-   * Fault.Kind#STATUS}, {@link Fault.Kind#SALESFORCE_ERROR}, {@link Fault.Kind#TRUNCATED_BODY}.
+   * Fault.Kind#STATUS}, {@link Fault.Kind#SALESFORCE_ERROR}, {@link Fault.Kind#TRUNCATED_BODY},
+   * {@link Fault.Kind#NON_JSON_200}, {@link Fault.Kind#MAINTENANCE_PAGE}.
    */
-  public synchronized ApexLogEndpoints failBody(String id, Fault fault) {
-    bodyFaults.computeIfAbsent(id, k -> new ArrayDeque<>()).add(new Slot(fault));
+  public ApexLogEndpoints failBody(String id, Fault fault) {
+    bodyFaults.failDownload(id, fault);
+    return this;
+  }
+
+  /**
+   * Faults every body call (any log) until used up, cleared or past {@link Fault#until}; a per-log
+   * {@link #failBody} fault takes precedence. E.g. {@code
+   * failBodies(Fault.maintenancePage().times(6))}.
+   */
+  public ApexLogEndpoints failBodies(Fault fault) {
+    bodyFaults.add(SimEndpoint.APEXLOG_BODY, fault);
+    return this;
+  }
+
+  /** Removes every queued body fault (per log and endpoint-wide). */
+  public ApexLogEndpoints clearBodyFaults() {
+    bodyFaults.clear();
     return this;
   }
 
@@ -385,21 +400,6 @@ public final class ApexLogEndpoints {
     return null;
   }
 
-  private synchronized Fault nextBodyFault(String id) {
-    Deque<Slot> q = bodyFaults.get(id);
-    if (q == null || q.isEmpty()) {
-      return null;
-    }
-    Slot s = q.peekFirst();
-    if (s.remaining > 0) {
-      s.remaining--;
-      if (s.remaining == 0) {
-        q.pollFirst();
-      }
-    }
-    return s.fault;
-  }
-
   /**
    * @return true when the fault answered the exchange
    */
@@ -409,13 +409,8 @@ public final class ApexLogEndpoints {
         sendError(ex, f.status(), f.errorCode(), f.message());
         return true;
       }
-      case NON_JSON_200 -> {
-        send(
-            ex,
-            200,
-            "text/html; charset=UTF-8",
-            "<html><body>Service temporarily unavailable</body></html>"
-                .getBytes(StandardCharsets.UTF_8));
+      case NON_JSON_200, MAINTENANCE_PAGE -> {
+        send(ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
         return true;
       }
       default -> {
@@ -579,7 +574,7 @@ public final class ApexLogEndpoints {
   // ---------------------------------------------------------------- body
 
   private void body(HttpExchange ex, String id) throws IOException {
-    Fault f = nextBodyFault(id);
+    Fault f = bodyFaults.next(SimEndpoint.APEXLOG_BODY, id).orElse(null);
     SimApexLog log;
     synchronized (this) {
       log = logs.get(id);

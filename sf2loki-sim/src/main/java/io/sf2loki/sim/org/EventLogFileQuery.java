@@ -178,7 +178,8 @@ record EventLogFileQuery(
             + name
             + "' on entity 'EventLogFile'. If you are attempting to use a custom field, be sure"
             + " to append the '__c' after the custom field name. Please reference your WSDL or"
-            + " the describe call for the appropriate names.");
+            + " the describe call for the appropriate names.",
+        name);
   }
 
   private static SoqlRejection malformed(String message) {

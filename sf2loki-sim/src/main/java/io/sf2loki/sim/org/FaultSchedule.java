@@ -1,5 +1,6 @@
 package io.sf2loki.sim.org;
 
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.EnumMap;
@@ -27,7 +28,11 @@ public final class FaultSchedule {
     }
   }
 
-  FaultSchedule() {}
+  private final InstantSource clock;
+
+  FaultSchedule(InstantSource clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   /** Queues {@code fault} for the next calls of {@code endpoint}. Returns this schedule. */
   public synchronized FaultSchedule add(SimEndpoint endpoint, Fault fault) {
@@ -75,8 +80,14 @@ public final class FaultSchedule {
     return take(byEndpoint.get(endpoint));
   }
 
-  private static Optional<Fault> take(Deque<Slot> q) {
-    if (q == null || q.isEmpty()) {
+  private Optional<Fault> take(Deque<Slot> q) {
+    if (q == null) {
+      return Optional.empty();
+    }
+    while (!q.isEmpty() && q.peekFirst().fault.expiredAt(clock.instant())) {
+      q.pollFirst();
+    }
+    if (q.isEmpty()) {
       return Optional.empty();
     }
     Slot s = q.peekFirst();

@@ -17,7 +17,12 @@ public enum SimEndpoint {
   /** {@code GET /services/data/v{api}/sobjects/EventLogFile/<Id>/LogFile} (ELF-8). */
   LOGFILE("logfile"),
   /** {@code GET /services/data/v{api}/sobjects/}: describe global (PS-20 topic discovery). */
-  SOBJECTS("sobjects");
+  SOBJECTS("sobjects"),
+  /**
+   * {@code GET /services/data/v{api}/tooling/sobjects/ApexLog/<Id>/Body} (APX-5); faulted through
+   * {@link ApexLogEndpoints#failBody} / {@link ApexLogEndpoints#failBodies}.
+   */
+  APEXLOG_BODY("apexlogBody");
 
   private final String key;
 

@@ -39,7 +39,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,8 +64,8 @@ import org.slf4j.LoggerFactory;
  *       /services/data/v{api}/query/<locator>-<offset>} (SRC-17), served by {@code GET} on that
  *       path.
  *   <li>{@code GET /services/data/v{api}/sobjects/EventLogFile/<Id>/LogFile} (ELF-8): {@code
- *       text/csv}, gzip-encoded when the request sends {@code Accept-Encoding: gzip} (ELF-16),
- *       streamed from the file's {@link LogFileBody}.
+ *       application/octetstream} (as Salesforce documents it), gzip-encoded when the request sends
+ *       {@code Accept-Encoding: gzip} (ELF-16), streamed from the file's {@link LogFileBody}.
  *   <li>{@code GET /services/data/v{api}/sobjects/} (describe global, used by PS-20 topic
  *       discovery): {@code {"encoding":"UTF-8","maxBatchSize":200,"sobjects":[{"name":..,
  *       "label":..,"keyPrefix":..,"queryable":..,"urls":{..}},..]}} listing {@link
@@ -129,7 +128,9 @@ public final class SimOrg implements AutoCloseable {
   private final CountDownLatch closed = new CountDownLatch(1);
   private final String baseUrl;
 
-  private final FaultSchedule faults = new FaultSchedule();
+  private final FaultSchedule faults;
+  private final SoqlErrorEcho errorEcho;
+  private final Map<String, Object> secondError;
   private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
   private final AtomicLong apiUsage = new AtomicLong();
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
@@ -166,6 +167,9 @@ public final class SimOrg implements AutoCloseable {
     this.maxFaultDelay = b.maxFaultDelay;
     this.apiMax = b.apiMax;
     this.hourlyAvailable = b.hourlyAvailable;
+    this.faults = new FaultSchedule(b.clock);
+    this.errorEcho = b.errorEcho;
+    this.secondError = b.secondError;
     this.sobjects = b.sobjects;
     this.objectStore = new SimObjectStore(b.clock, b.apiVersion);
     this.objectQueries = new ObjectQueryEndpoint(objectStore);
@@ -176,7 +180,7 @@ public final class SimOrg implements AutoCloseable {
     for (SimEndpoint e : SimEndpoint.values()) {
       calls.put(e, new AtomicLong());
     }
-    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize);
+    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize, b.clock);
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
@@ -233,7 +237,7 @@ public final class SimOrg implements AutoCloseable {
 
   /** Requests received by {@code endpoint} so far (including faulted and unauthorised ones). */
   public long callCount(SimEndpoint endpoint) {
-    return calls.get(endpoint).get();
+    return endpoint == SimEndpoint.APEXLOG_BODY ? apexLogs.bodyCalls() : calls.get(endpoint).get();
   }
 
   /**
@@ -517,13 +521,8 @@ public final class SimOrg implements AutoCloseable {
         }
         return Next.STOP;
       }
-      case NON_JSON_200 -> {
-        send(
-            ex,
-            200,
-            "text/html; charset=UTF-8",
-            "<html><body>Service temporarily unavailable</body></html>"
-                .getBytes(StandardCharsets.UTF_8));
+      case NON_JSON_200, MAINTENANCE_PAGE -> {
+        send(ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
         return Next.STOP;
       }
       case DELAY -> {
@@ -682,7 +681,15 @@ public final class SimOrg implements AutoCloseable {
     try {
       parsed = EventLogFileQuery.parse(q, hourlyAvailable);
     } catch (SoqlRejection r) {
-      sendSfError(ex, r.status, r.errorCode, r.getMessage());
+      if (r.field == null) {
+        sendSfError(ex, r.status, r.errorCode, r.getMessage());
+        return;
+      }
+      // Salesforce's real wording: the query echo, a caret, the position, then the reason
+      Map<String, Object> err = new LinkedHashMap<>();
+      err.put("message", errorEcho.message(q, r.field, r.getMessage()));
+      err.put("errorCode", r.errorCode);
+      sendJson(ex, r.status, secondError == null ? List.of(err) : List.of(err, secondError));
       return;
     }
     List<Map<String, Object>> records = evaluate(parsed);
@@ -789,43 +796,7 @@ public final class SimOrg implements AutoCloseable {
       return;
     }
     limitHeader(ex);
-    ex.getResponseHeaders().set("Content-Type", "text/csv");
-    String ae = ex.getRequestHeaders().getFirst("Accept-Encoding");
-    boolean gzip = !truncate && ae != null && ae.toLowerCase(Locale.ROOT).contains("gzip");
-    try (InputStream in = f.body().open()) {
-      if (truncate) {
-        long len = f.length();
-        ex.sendResponseHeaders(200, len == 0 ? -1 : len);
-        OutputStream os = ex.getResponseBody();
-        long half = len / 2;
-        byte[] buf = new byte[(int) Math.min(half, 65536) + 1];
-        long left = half;
-        while (left > 0) {
-          int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-          if (n < 0) {
-            break;
-          }
-          os.write(buf, 0, n);
-          left -= n;
-        }
-        os.flush();
-        // closing with bytes missing makes the JDK server drop the connection
-        return;
-      }
-      if (gzip) {
-        ex.getResponseHeaders().set("Content-Encoding", "gzip");
-        ex.sendResponseHeaders(200, 0);
-        try (OutputStream os = new GZIPOutputStream(ex.getResponseBody(), 65536)) {
-          in.transferTo(os);
-        }
-      } else {
-        long len = f.body().lengthKnown() ? f.length() : 0;
-        ex.sendResponseHeaders(200, len == 0 && f.body().lengthKnown() ? -1 : len);
-        try (OutputStream os = ex.getResponseBody()) {
-          in.transferTo(os);
-        }
-      }
-    }
+    LogFileResponse.send(ex, f, truncate);
   }
 
   // ---------------------------------------------------------------- helpers
@@ -920,6 +891,8 @@ public final class SimOrg implements AutoCloseable {
     private Duration maxFaultDelay = Duration.ofSeconds(30);
     private long apiMax = 15000;
     private boolean hourlyAvailable = true;
+    private SoqlErrorEcho errorEcho = SoqlErrorEcho.WINDOW;
+    private Map<String, Object> secondError;
     private int handlerThreads = 16;
     private int port;
     private List<String> sobjects = DEFAULT_SOBJECTS;
@@ -1027,6 +1000,32 @@ public final class SimOrg implements AutoCloseable {
      */
     public Builder hourlyAvailable(boolean available) {
       this.hourlyAvailable = available;
+      return this;
+    }
+
+    /**
+     * How an {@code INVALID_FIELD} rejection echoes the query (default {@link
+     * SoqlErrorEcho#WINDOW}, as Salesforce does; {@link SoqlErrorEcho#FULL_QUERY} for the long form
+     * whose {@code errorCode} lies beyond a 500-character excerpt).
+     */
+    public Builder invalidFieldEcho(SoqlErrorEcho echo) {
+      this.errorEcho = Objects.requireNonNull(echo, "echo");
+      return this;
+    }
+
+    /**
+     * Appends a second element {@code {"message":message,"errorCode":errorCode}} to the error array
+     * of every {@code INVALID_FIELD} rejection (a two-element error array); null removes it.
+     */
+    public Builder invalidFieldSecondError(String errorCode, String message) {
+      if (errorCode == null) {
+        this.secondError = null;
+        return this;
+      }
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("message", Objects.requireNonNull(message, "message"));
+      e.put("errorCode", errorCode);
+      this.secondError = java.util.Collections.unmodifiableMap(e);
       return this;
     }
 

@@ -6,9 +6,17 @@ final class SoqlRejection extends Exception {
   final int status;
   final String errorCode;
 
+  /** The column an {@code INVALID_FIELD} rejection names (as written in the query), or null. */
+  final String field;
+
   SoqlRejection(int status, String errorCode, String message) {
+    this(status, errorCode, message, null);
+  }
+
+  SoqlRejection(int status, String errorCode, String message, String field) {
     super(message, null, false, false);
     this.status = status;
     this.errorCode = errorCode;
+    this.field = field;
   }
 }

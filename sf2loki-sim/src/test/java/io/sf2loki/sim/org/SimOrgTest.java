@@ -434,7 +434,7 @@ class SimOrgTest {
                 .build(),
             HttpResponse.BodyHandlers.ofByteArray());
     assertThat(plain.statusCode()).isEqualTo(200);
-    assertThat(plain.headers().firstValue("Content-Type")).hasValue("text/csv");
+    assertThat(plain.headers().firstValue("Content-Type")).hasValue("application/octetstream");
     assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
     assertThat(plain.body()).isEqualTo(csv);
 
