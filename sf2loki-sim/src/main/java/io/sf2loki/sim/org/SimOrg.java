@@ -176,7 +176,7 @@ public final class SimOrg implements AutoCloseable {
     for (SimEndpoint e : SimEndpoint.values()) {
       calls.put(e, new AtomicLong());
     }
-    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize);
+    this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize, b.clock);
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));

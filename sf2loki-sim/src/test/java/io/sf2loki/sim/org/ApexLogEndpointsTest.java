@@ -65,8 +65,8 @@ class ApexLogEndpointsTest {
   @Test
   @DisplayName("APX-5: the generator is deterministic and LogLength is the body size")
   void generatorDeterministic() {
-    ApexLogEndpoints a = new ApexLogEndpoints("60.0", 2000);
-    ApexLogEndpoints b = new ApexLogEndpoints("60.0", 2000);
+    ApexLogEndpoints a = new ApexLogEndpoints("60.0", 2000, java.time.InstantSource.system());
+    ApexLogEndpoints b = new ApexLogEndpoints("60.0", 2000, java.time.InstantSource.system());
     Instant t = Instant.parse("2024-06-05T11:00:00Z");
     var la = a.generate(20, t, Duration.ZERO, List.of("u@x.com", "v@x.com"), 42);
     var lb = b.generate(20, t, Duration.ZERO, List.of("u@x.com", "v@x.com"), 42);
