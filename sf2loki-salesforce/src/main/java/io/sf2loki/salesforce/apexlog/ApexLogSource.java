@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ApexLog source (SPEC §7, APX-1…APX-9): lists debug logs through the Tooling API with a
+ * The ApexLog source (SPEC §7, APX-1…APX-10): lists debug logs through the Tooling API with a
  * compound {@code (StartTime, Id)} cursor, fetches each body and emits one entry per log whose line
  * is the raw body (or the metadata JSON when the body is skipped). Lane {@link Lane#BULK}, name
  * {@code apexlog}, checkpoint key {@code apexlog}. Built fresh for every leadership term; the
@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: everything runs on the thread calling {@link #run} (or {@link #pollOnce}); instances
  * are not thread-safe. Bodies are read as UTF-8 with invalid bytes replaced by U+FFFD.
  *
- * <p>Failure memory (APX-6's "third consecutive cycle failing on the same log") lives in the
- * instance, so it restarts at zero with each term.
+ * <p>Failure memory (APX-6's "third consecutive cycle failing on the same log") and the revisit's
+ * memory of handled Ids (APX-10, at most {@code revisit_max_keys}) live in the instance, so they
+ * restart empty with each term.
  */
 public final class ApexLogSource implements Source {
   private static final Logger log = LoggerFactory.getLogger(ApexLogSource.class);

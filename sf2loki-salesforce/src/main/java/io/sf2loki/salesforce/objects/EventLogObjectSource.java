@@ -34,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The SOQL object source {@code eventlog_objects} (SPEC §5, OBJ-1…OBJ-12): polls every configured
+ * The SOQL object source {@code eventlog_objects} (SPEC §5, OBJ-1…OBJ-17): polls every configured
  * object (standard objects with the ascending compound {@code (timestamp, Id)} cursor, Big Objects
  * with the newest-first drain) and emits one entry per record with the object's cursor riding
  * along. Lane {@link Lane#BULK}.
@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * <p>Memory: a DESC drain holds at most {@code max_catchup_records} records and {@code
  * max_catchup_bytes} bytes of canonical JSON (OBJ-8), plus the record keys of the rows at its
  * current lower bound (a tie group). The id window is {@code [last Id]} on the ASC path and every
- * record key at the watermark instant on the DESC path (uncapped, WARN above 5000; OBJ-9).
+ * record key at the watermark instant on the DESC path (uncapped, WARN above 5000; OBJ-9). The
+ * late-visibility revisit ({@link ObjectRevisit}, OBJ-13…OBJ-17) remembers at most {@code
+ * revisit_max_keys} shipped keys per object.
  */
 public final class EventLogObjectSource implements Source {
   private static final Logger log = LoggerFactory.getLogger(EventLogObjectSource.class);

@@ -31,10 +31,11 @@ import java.util.regex.Pattern;
  * SimOrg#apexLogs()}:
  *
  * <ul>
- *   <li>{@code GET /services/data/v{api}/tooling/query?q=} accepting exactly the APX-1 listing
- *       shapes (see {@link #LISTING}); any other query answers 400 {@code MALFORMED_QUERY}. Results
- *       come in batches of {@link #batchSize(int)} records with {@code nextRecordsUrl} {@code
- *       /services/data/v{api}/tooling/query/<locator>-<offset>}.
+ *   <li>{@code GET /services/data/v{api}/tooling/query?q=} accepting exactly the APX-1 listing and
+ *       the APX-10 revisit shapes (see {@link ApexLogQueries}); any other query answers 400 {@code
+ *       MALFORMED_QUERY}. A log added with {@link #addLate} is listed only from its visibility
+ *       instant on the org's clock. Results come in batches of {@link #batchSize(int)} records with
+ *       {@code nextRecordsUrl} {@code /services/data/v{api}/tooling/query/<locator>-<offset>}.
  *   <li>{@code GET /services/data/v{api}/tooling/sobjects/ApexLog/<Id>/Body}: {@code text/plain}
  *       body, 404 {@code NOT_FOUND} for an unknown or removed log.
  * </ul>
