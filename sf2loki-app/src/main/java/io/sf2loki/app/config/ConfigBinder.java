@@ -648,8 +648,9 @@ final class ConfigBinder {
   private static RevisitConfig revisit(Section s) {
     RevisitConfig d = RevisitConfig.DEFAULTS;
     int maxKeys = s.intValue("revisit_max_keys", d.maxKeys());
-    if (maxKeys < 1) {
-      s.problem("revisit_max_keys", "must be at least 1");
+    if (maxKeys < 1 || maxKeys > 50_000) {
+      s.problem(
+          "revisit_max_keys", "must be between 1 and 50000 (the most rows one query returns)");
       maxKeys = d.maxKeys();
     }
     return new RevisitConfig(

@@ -51,7 +51,8 @@ class RevisitConfigTest {
   }
 
   @Test
-  @DisplayName("OBJ-15: a zero interval or max_keys below 1 is rejected with the dotted path")
+  @DisplayName(
+      "OBJ-15: a zero interval or max_keys outside 1…50000 is rejected with the dotted path")
   void obj15_invalidRejected() {
     assertThatThrownBy(() -> load(dir, cfg("        revisit_interval: 0s\n", "")))
         .isInstanceOf(ConfigException.class)
@@ -59,5 +60,8 @@ class RevisitConfigTest {
     assertThatThrownBy(() -> load(dir, cfg("", "    revisit_max_keys: 0\n")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("sources.apexlog.revisit_max_keys");
+    assertThatThrownBy(() -> load(dir, cfg("        revisit_max_keys: 50001\n", "")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("sources.eventlog_objects.objects.0.revisit_max_keys");
   }
 }

@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param interval least time between two revisits of the same object, on the monotonic ticker
  *     (default 5 minutes); strictly positive
  * @param maxKeys record keys remembered per object, and the {@code LIMIT} of one revisit listing
- *     (default 20000); at least 1
+ *     (default 20000); 1…{@value #MAX_KEYS_LIMIT}
  */
 public record RevisitSettings(Duration window, Duration interval, int maxKeys) {
   /** SPEC default of {@code revisit_window}. */
@@ -25,6 +25,9 @@ public record RevisitSettings(Duration window, Duration interval, int maxKeys) {
   /** SPEC default of {@code revisit_max_keys}. */
   public static final int DEFAULT_MAX_KEYS = 20_000;
 
+  /** Upper bound of {@code revisit_max_keys}: the most rows one SOQL query returns. */
+  public static final int MAX_KEYS_LIMIT = 50_000;
+
   /** The SPEC defaults: 30m window, 5m interval, 20000 keys. */
   public static final RevisitSettings DEFAULTS =
       new RevisitSettings(DEFAULT_WINDOW, DEFAULT_INTERVAL, DEFAULT_MAX_KEYS);
@@ -35,7 +38,7 @@ public record RevisitSettings(Duration window, Duration interval, int maxKeys) {
 
   /**
    * @throws IllegalArgumentException when the window is negative, the interval not positive or
-   *     {@code maxKeys} below 1
+   *     {@code maxKeys} outside 1…{@value #MAX_KEYS_LIMIT}
    */
   public RevisitSettings {
     Objects.requireNonNull(window, "window");
@@ -46,8 +49,8 @@ public record RevisitSettings(Duration window, Duration interval, int maxKeys) {
     if (interval.isNegative() || interval.isZero()) {
       throw new IllegalArgumentException("revisit_interval must be > 0");
     }
-    if (maxKeys < 1) {
-      throw new IllegalArgumentException("revisit_max_keys must be >= 1: " + maxKeys);
+    if (maxKeys < 1 || maxKeys > MAX_KEYS_LIMIT) {
+      throw new IllegalArgumentException("revisit_max_keys must be in 1…50000: " + maxKeys);
     }
   }
 
