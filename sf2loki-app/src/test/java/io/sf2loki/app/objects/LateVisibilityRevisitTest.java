@@ -268,4 +268,72 @@ class LateVisibilityRevisitTest {
       assertThat(e.checkpoint().value()).isEqualTo(committed);
     }
   }
+
+  @Test
+  @DisplayName(
+      "APX-10, APX-6: a transient body failure of a recovered log ends the revisit without"
+          + " shipping it; the next revisit ships it once, with the unchanged cursor")
+  void apx10_bodyFailureRetriedByNextRevisit() throws Exception {
+    ApexLogSource apex = apexSource(RevisitSettings.DEFAULTS);
+    Instant now = h.time.now();
+    h.org.apexLogs().add(USER, now.minusSeconds(60), "on time");
+    var lateLog =
+        h.org.apexLogs().addLate(USER, now.minusSeconds(600), Duration.ofMinutes(11), "late");
+    apex.pollOnce(h::accept, new StopSignal()); // the listing path ships the on-time log
+    h.time.advance(Duration.ofMinutes(2)); // the late log is visible now, behind the cursor
+    h.org.apexLogs().failBody(lateLog.id(), io.sf2loki.sim.org.Fault.status(500).times(1));
+    h.time.advance(Duration.ofMinutes(3)); // the revisit is due again (5 m since the first)
+    String cursor = h.store.load("apexlog").orElseThrow();
+    assertThat(apex.pollOnce(h::accept, new StopSignal()).outcome())
+        .isEqualTo(ApexLogSource.Outcome.BODY_FAILED);
+    assertThat(shipped().get("apexlog"))
+        .containsExactly(h.real().getFirst().structuredMetadata().get("Id"));
+    assertThat(apex.pollOnce(h::accept, new StopSignal()).outcome())
+        .isEqualTo(ApexLogSource.Outcome.CLEAN); // within the interval: no revisit
+    h.time.advance(Duration.ofMinutes(5));
+    assertThat(apex.pollOnce(h::accept, new StopSignal()).outcome())
+        .isEqualTo(ApexLogSource.Outcome.CLEAN);
+    assertThat(shipped().get("apexlog")).containsOnlyOnce(lateLog.id()).hasSize(2);
+    LogEntry recovered = h.real().getLast();
+    assertThat(recovered.line()).isEqualTo("late");
+    assertThat(recovered.checkpoint().value()).isEqualTo(cursor);
+  }
+
+  @Test
+  @DisplayName(
+      "OBJ-13, OBJ-5: an ordinary object whose rows carry placeholder Ids is revisited on its"
+          + " tiebreak field (selected in the listing, IN on it in the fetch)")
+  void obj13_placeholderIdObjectRevisitedByTiebreak() throws Exception {
+    h.org.objects().defineObject("AuraRequestEventLog", "Timestamp");
+    ObjectSettings aura =
+        ObjectSettings.defaults("AuraRequestEventLog", false)
+            .withTimestampField("Timestamp")
+            .withRevisit(RevisitSettings.DEFAULTS);
+    EventLogObjectSource src = h.source(aura);
+    Instant now = h.time.now();
+    Map<String, Object> placeholder = Map.of("Id", "000000000000000AAA");
+    h.org.objects().add("AuraRequestEventLog", now.minusSeconds(120), placeholder);
+    var late =
+        h.org
+            .objects()
+            .add("AuraRequestEventLog", now.minusSeconds(600), Duration.ofMinutes(11), placeholder);
+    h.poll(src, "AuraRequestEventLog");
+    h.time.advance(Duration.ofMinutes(5));
+    h.poll(src, "AuraRequestEventLog");
+    List<String> keys = new ArrayList<>();
+    for (LogEntry e : h.real()) {
+      keys.add(JSON.readTree(e.line()).get("EventIdentifier").asText());
+    }
+    assertThat(keys).hasSize(2).containsOnlyOnce((String) late.get("EventIdentifier"));
+    assertThat(h.queries)
+        .anySatisfy(
+            q ->
+                assertThat(q)
+                    .startsWith("SELECT Id, Timestamp, EventIdentifier FROM AuraRequestEventLog"))
+        .anySatisfy(
+            q ->
+                assertThat(q)
+                    .startsWith(
+                        "SELECT FIELDS(ALL) FROM AuraRequestEventLog WHERE EventIdentifier IN ("));
+  }
 }

@@ -208,6 +208,13 @@ final class ObjectHarness implements AutoCloseable {
         stop);
   }
 
+  /** An emitter body that records the entry and commits its token at once. */
+  boolean accept(LogEntry e) {
+    entries.add(e);
+    store.commitMany(Map.of(e.checkpoint().key(), e.checkpoint().value()), java.util.Set.of());
+    return true;
+  }
+
   List<LogEntry> real() {
     synchronized (entries) {
       return entries.stream().filter(e -> !e.checkpointOnly()).toList();
