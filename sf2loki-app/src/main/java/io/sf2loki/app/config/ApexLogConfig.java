@@ -13,6 +13,8 @@ import java.util.List;
  * @param maxBodyBytes bytes &gt; 0, default 5242880
  * @param sample rate in (0, 1], default 1.0
  * @param transforms rules applied to metadata only
+ * @param revisit {@code revisit_window}, {@code revisit_interval}, {@code revisit_max_keys}
+ *     (APX-10)
  */
 public record ApexLogConfig(
     boolean enabled,
@@ -21,4 +23,5 @@ public record ApexLogConfig(
     List<String> users,
     long maxBodyBytes,
     double sample,
-    List<TransformRule> transforms) {}
+    List<TransformRule> transforms,
+    RevisitConfig revisit) {}

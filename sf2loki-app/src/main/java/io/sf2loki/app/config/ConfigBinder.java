@@ -119,7 +119,10 @@ final class ConfigBinder {
           "big_object",
           "max_catchup_records",
           "max_catchup_bytes",
-          "tiebreak_field");
+          "tiebreak_field",
+          "revisit_window",
+          "revisit_interval",
+          "revisit_max_keys");
   static final Set<String> ELF_KEYS =
       Set.of(
           "enabled",
@@ -144,7 +147,10 @@ final class ConfigBinder {
           "users",
           "max_body_bytes",
           "sample",
-          "transforms");
+          "transforms",
+          "revisit_window",
+          "revisit_interval",
+          "revisit_max_keys");
   static final Set<String> TRANSFORM_KEYS =
       Set.of("action", "fields", "match", "pattern", "replacement", "name");
   static final Set<String> SINK_KEYS = Set.of("loki");
@@ -522,7 +528,8 @@ final class ConfigBinder {
               o.bool("big_object", false),
               maxRecords,
               maxBytes,
-              identifier(o, "tiebreak_field", "EventIdentifier")));
+              identifier(o, "tiebreak_field", "EventIdentifier"),
+              revisit(o)));
     }
     return new EventLogObjectsConfig(
         s.bool("enabled", false), List.copyOf(objects), transforms(s, "transforms", Set.of()));
@@ -631,7 +638,23 @@ final class ConfigBinder {
         users,
         maxBody,
         sample,
-        transforms(s, "transforms", Set.of()));
+        transforms(s, "transforms", Set.of()),
+        revisit(s));
+  }
+
+  /** OBJ-13…OBJ-17, APX-10: the three revisit keys of an object or of {@code apexlog}. */
+  private static RevisitConfig revisit(Section s) {
+    RevisitConfig d = RevisitConfig.DEFAULTS;
+    int maxKeys = s.intValue("revisit_max_keys", d.maxKeys());
+    if (maxKeys < 1 || maxKeys > 50_000) {
+      s.problem(
+          "revisit_max_keys", "must be between 1 and 50000 (the most rows one query returns)");
+      maxKeys = d.maxKeys();
+    }
+    return new RevisitConfig(
+        s.duration("revisit_window", d.window()),
+        s.positiveDuration("revisit_interval", d.interval()),
+        maxKeys);
   }
 
   private List<TransformRule> transforms(Section s, String key, Set<String> promotedLabels) {

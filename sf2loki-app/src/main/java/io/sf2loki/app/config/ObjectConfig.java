@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param maxCatchupRecords ≥ 0, 0 = unbounded, default 20000
  * @param maxCatchupBytes bytes ≥ 0, 0 = unbounded, default 67108864
  * @param tiebreakField SOQL identifier, default {@code EventIdentifier} (OBJ-7)
+ * @param revisit {@code revisit_window}, {@code revisit_interval}, {@code revisit_max_keys}
+ *     (OBJ-13…OBJ-17)
  */
 public record ObjectConfig(
     String name,
@@ -26,4 +28,5 @@ public record ObjectConfig(
     boolean bigObject,
     long maxCatchupRecords,
     long maxCatchupBytes,
-    String tiebreakField) {}
+    String tiebreakField,
+    RevisitConfig revisit) {}

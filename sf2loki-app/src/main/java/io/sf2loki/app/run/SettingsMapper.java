@@ -6,6 +6,7 @@ import io.sf2loki.app.config.EventLogObjectsConfig;
 import io.sf2loki.app.config.EventTypeConfig;
 import io.sf2loki.app.config.LokiConfig;
 import io.sf2loki.app.config.OrgConfig;
+import io.sf2loki.app.config.RevisitConfig;
 import io.sf2loki.app.config.SalesforceConfig;
 import io.sf2loki.app.config.Secret;
 import io.sf2loki.app.config.ServiceConfig;
@@ -24,6 +25,7 @@ import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -161,7 +163,13 @@ final class SettingsMapper {
         apex.maxBodyBytes(),
         apex.sample(),
         globalMetadataFields,
-        finite);
+        finite,
+        revisit(apex.revisit()));
+  }
+
+  /** The revisit keys → the source's revisit settings (OBJ-13…OBJ-17, APX-10). */
+  static RevisitSettings revisit(RevisitConfig r) {
+    return new RevisitSettings(r.window(), r.interval(), r.maxKeys());
   }
 
   private static EventLogFileSettings.EventTypeSettings eventType(EventTypeConfig t) {
@@ -186,7 +194,8 @@ final class SettingsMapper {
                         o.bigObject(),
                         o.maxCatchupRecords(),
                         o.maxCatchupBytes(),
-                        o.tiebreakField()))
+                        o.tiebreakField(),
+                        revisit(o.revisit())))
             .toList(),
         globalMetadataFields,
         finite);

@@ -81,7 +81,8 @@ class ConfigLoaderTest {
                 false,
                 20_000,
                 67_108_864,
-                "EventIdentifier"));
+                "EventIdentifier",
+                RevisitConfig.DEFAULTS));
     assertThat(elo.transforms().get(0).match()).containsEntry("Status", "Fail*");
 
     EventLogFileConfig elf = org.sources().eventlogfile();

@@ -9,6 +9,7 @@ import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.testing.InMemoryCheckpointStore;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.salesforce.apexlog.ToolingApi;
 import io.sf2loki.salesforce.auth.AuthMode;
 import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.auth.TokenProvider;
@@ -53,6 +54,10 @@ final class ObjectHarness implements AutoCloseable {
   final ExecutorService cpu = Executors.newFixedThreadPool(2);
   final HttpClient http = SalesforceHttpClients.create(Duration.ofSeconds(10));
   final SalesforceRest rest;
+
+  /** Tooling calls (ApexLog) over the same REST client; server now = the fake clock. */
+  final ToolingApi tooling;
+
   final List<LogEntry> entries = Collections.synchronizedList(new ArrayList<>());
   final List<String> queries = Collections.synchronizedList(new ArrayList<>());
 
@@ -103,6 +108,32 @@ final class ObjectHarness implements AutoCloseable {
             metrics,
             time.timeSource(),
             new SpoolDirectory(Files.createTempDirectory("objspool"), 1, pid -> true));
+    ToolingApi realTooling = ToolingApi.over(real);
+    tooling =
+        new ToolingApi() {
+          @Override
+          public List<Map<String, Object>> toolingQuery(String soql)
+              throws SoqlException, InterruptedException {
+            queries.add(soql);
+            return realTooling.toolingQuery(soql);
+          }
+
+          @Override
+          public Spool downloadBody(String path, DownloadValidator.Expectation expected)
+              throws io.sf2loki.salesforce.rest.DownloadException, InterruptedException {
+            return realTooling.downloadBody(path, expected);
+          }
+
+          @Override
+          public String apiVersion() {
+            return "60.0";
+          }
+
+          @Override
+          public Instant serverNow() {
+            return time.now();
+          }
+        };
     // server now = the fake clock (the JDK server's Date header uses the real clock)
     rest =
         new SalesforceRest() {
@@ -176,6 +207,13 @@ final class ObjectHarness implements AutoCloseable {
           return true;
         },
         stop);
+  }
+
+  /** An emitter body that records the entry and commits its token at once. */
+  boolean accept(LogEntry e) {
+    entries.add(e);
+    store.commitMany(Map.of(e.checkpoint().key(), e.checkpoint().value()), java.util.Set.of());
+    return true;
   }
 
   List<LogEntry> real() {

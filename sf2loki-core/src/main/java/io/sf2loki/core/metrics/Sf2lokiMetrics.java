@@ -33,6 +33,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public static final AttributeKey<String> STAGE = AttributeKey.stringKey("stage");
   public static final AttributeKey<String> MODE = AttributeKey.stringKey("mode");
   public static final AttributeKey<String> LAYER = AttributeKey.stringKey("layer");
+  public static final AttributeKey<String> KIND = AttributeKey.stringKey("kind");
 
   private static final List<Double> LAG_BUCKETS =
       List.of(
@@ -105,6 +106,11 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final LongCounter apexlogBodiesSkipped;
   public final LongCounter apexlogDownloadErrors;
   public final LongCounter watermarkStalls;
+
+  // late-visibility revisit (OBJ-13…OBJ-17, APX-10)
+  public final LongCounter lateRowsRecovered;
+  public final LongCounter revisitQueries;
+  public final LongCounter revisitIncomplete;
 
   /** {@code sf2loki_pubsub_pending_credits{topic}}: the server's pending_num_requested (PS-3). */
   public final GaugeValues pubsubPendingCredits;
@@ -204,6 +210,9 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     apexlogBodiesSkipped = counter(m, "sf2loki_apexlog_bodies_skipped");
     apexlogDownloadErrors = counter(m, "sf2loki_apexlog_download_errors");
     watermarkStalls = counter(m, "sf2loki_watermark_stalls");
+    lateRowsRecovered = counter(m, "sf2loki_late_rows_recovered");
+    revisitQueries = counter(m, "sf2loki_revisit_queries");
+    revisitIncomplete = counter(m, "sf2loki_revisit_incomplete");
     pubsubPendingCredits =
         new GaugeValues(m, "sf2loki_pubsub_pending_credits", "events still owed by the server");
     pubsubStreamUp = new GaugeValues(m, "sf2loki_pubsub_stream_up", "1 while the call delivers");

@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.apexlog;
 
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -22,6 +23,7 @@ import java.util.Objects;
  *     APX-4)
  * @param finite when true, {@link ApexLogSource#run} polls back to back and returns after the first
  *     poll that moved the cursor past no log (demos and finite runs); false = poll forever
+ * @param revisit the late-visibility revisit (APX-10); {@link RevisitSettings#OFF} = none
  */
 public record ApexLogSettings(
     Duration pollInterval,
@@ -30,7 +32,8 @@ public record ApexLogSettings(
     long maxBodyBytes,
     double sample,
     List<String> structuredMetadataFields,
-    boolean finite) {
+    boolean finite,
+    RevisitSettings revisit) {
 
   /** SPEC default of {@code apexlog.poll_interval}. */
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMinutes(1);
@@ -47,6 +50,7 @@ public record ApexLogSettings(
   public ApexLogSettings {
     Objects.requireNonNull(pollInterval, "pollInterval");
     Objects.requireNonNull(lookback, "lookback");
+    Objects.requireNonNull(revisit, "revisit");
     users = users == null ? List.of() : List.copyOf(users);
     structuredMetadataFields =
         structuredMetadataFields == null ? List.of() : List.copyOf(structuredMetadataFields);
@@ -69,7 +73,31 @@ public record ApexLogSettings(
     }
   }
 
-  /** Every key at its SPEC default, all users, the given global metadata list. */
+  /** All keys but the revisit, which is {@link RevisitSettings#OFF}. */
+  public ApexLogSettings(
+      Duration pollInterval,
+      Duration lookback,
+      List<String> users,
+      long maxBodyBytes,
+      double sample,
+      List<String> structuredMetadataFields,
+      boolean finite) {
+    this(
+        pollInterval,
+        lookback,
+        users,
+        maxBodyBytes,
+        sample,
+        structuredMetadataFields,
+        finite,
+        RevisitSettings.OFF);
+  }
+
+  /**
+   * Every key at its SPEC default, all users, the given global metadata list, except the revisit,
+   * which is off here (the configuration loader applies its defaults; {@link #withRevisit} opts
+   * in).
+   */
   public static ApexLogSettings defaults(List<String> globalMetadataFields) {
     return new ApexLogSettings(
         DEFAULT_POLL_INTERVAL,
@@ -84,24 +112,51 @@ public record ApexLogSettings(
   /** A copy with another {@code users} list. */
   public ApexLogSettings withUsers(List<String> newUsers) {
     return new ApexLogSettings(
-        pollInterval, lookback, newUsers, maxBodyBytes, sample, structuredMetadataFields, finite);
+        pollInterval,
+        lookback,
+        newUsers,
+        maxBodyBytes,
+        sample,
+        structuredMetadataFields,
+        finite,
+        revisit);
   }
 
   /** A copy with another {@code max_body_bytes}. */
   public ApexLogSettings withMaxBodyBytes(long newMax) {
     return new ApexLogSettings(
-        pollInterval, lookback, users, newMax, sample, structuredMetadataFields, finite);
+        pollInterval, lookback, users, newMax, sample, structuredMetadataFields, finite, revisit);
   }
 
   /** A copy with another {@code sample} rate. */
   public ApexLogSettings withSample(double newSample) {
     return new ApexLogSettings(
-        pollInterval, lookback, users, maxBodyBytes, newSample, structuredMetadataFields, finite);
+        pollInterval,
+        lookback,
+        users,
+        maxBodyBytes,
+        newSample,
+        structuredMetadataFields,
+        finite,
+        revisit);
+  }
+
+  /** A copy with another revisit (APX-10). */
+  public ApexLogSettings withRevisit(RevisitSettings r) {
+    return new ApexLogSettings(
+        pollInterval, lookback, users, maxBodyBytes, sample, structuredMetadataFields, finite, r);
   }
 
   /** A copy with another {@code finite} flag. */
   public ApexLogSettings withFinite(boolean newFinite) {
     return new ApexLogSettings(
-        pollInterval, lookback, users, maxBodyBytes, sample, structuredMetadataFields, newFinite);
+        pollInterval,
+        lookback,
+        users,
+        maxBodyBytes,
+        sample,
+        structuredMetadataFields,
+        newFinite,
+        revisit);
   }
 }

@@ -1,10 +1,7 @@
 package io.sf2loki.salesforce.apexlog;
 
-import io.sf2loki.core.shape.TimestampParser;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
+import io.sf2loki.salesforce.rest.SoqlLiterals;
+import io.sf2loki.salesforce.revisit.Revisit;
 import java.util.List;
 
 /**
@@ -31,9 +28,6 @@ public final class ApexLogSoql {
 
   private static final String SELECT =
       "SELECT " + String.join(", ", FIELDS) + " FROM ApexLog WHERE ";
-
-  private static final DateTimeFormatter SOQL_DATETIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private ApexLogSoql() {}
 
@@ -76,25 +70,50 @@ public final class ApexLogSoql {
   }
 
   /**
+   * APX-10 revisit listing, Id and StartTime only: {@code SELECT Id, StartTime FROM ApexLog WHERE
+   * StartTime >= <from> AND StartTime < <before> [AND LogUser.Username IN (…)] ORDER BY StartTime
+   * DESC, Id DESC LIMIT <limit>} ({@code StartTime > <from>} when the start is exclusive).
+   */
+  public static String revisitListing(Revisit.Range r, List<String> users, int limit) {
+    StringBuilder q =
+        new StringBuilder(256)
+            .append("SELECT Id, StartTime FROM ApexLog WHERE StartTime ")
+            .append(r.fromExclusive() ? "> " : ">= ")
+            .append(SoqlLiterals.datetime(r.from()))
+            .append(" AND StartTime < ")
+            .append(SoqlLiterals.datetime(r.before()));
+    if (!users.isEmpty()) {
+      q.append(" AND LogUser.Username IN ").append(SoqlLiterals.stringList(users));
+    }
+    return q.append(" ORDER BY StartTime DESC, Id DESC LIMIT ").append(limit).toString();
+  }
+
+  /**
+   * APX-10 full rows of at most {@link Revisit#FETCH_CHUNK} listed Ids: {@code SELECT <APX-1
+   * fields> FROM ApexLog WHERE Id IN ('id1',…) ORDER BY StartTime ASC, Id ASC LIMIT 200}.
+   */
+  public static String revisitFetch(List<String> ids) {
+    if (ids.size() > Revisit.FETCH_CHUNK) {
+      throw new IllegalArgumentException("at most " + Revisit.FETCH_CHUNK + " Ids per fetch");
+    }
+    return SELECT
+        + "Id IN "
+        + SoqlLiterals.stringList(ids)
+        + " ORDER BY StartTime ASC, Id ASC LIMIT "
+        + PAGE_SIZE;
+  }
+
+  /**
    * SRC-16: the SOQL datetime literal for a stored raw timestamp, {@code YYYY-MM-DDTHH:MM:SS.mmmZ}
    * in UTC (fraction truncated to milliseconds); a string that does not parse is returned
    * unchanged.
    */
   public static String datetimeLiteral(String raw) {
-    Instant t = TimestampParser.parseOrNull(raw);
-    return t == null ? raw : SOQL_DATETIME.format(t.truncatedTo(ChronoUnit.MILLIS));
+    return SoqlLiterals.datetime(raw);
   }
 
   /** SRC-18 string literal: {@code \} → {@code \\}, {@code '} → {@code \'}, single-quoted. */
   public static String literal(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('\'');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' || c == '\'') {
-        b.append('\\');
-      }
-      b.append(c);
-    }
-    return b.append('\'').toString();
+    return SoqlLiterals.string(s);
   }
 }

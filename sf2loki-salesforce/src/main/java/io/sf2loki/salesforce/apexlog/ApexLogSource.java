@@ -5,25 +5,20 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
-import io.sf2loki.core.shape.CanonicalJson;
-import io.sf2loki.core.shape.Sampler;
-import io.sf2loki.core.shape.StructuredMetadataExtractor;
-import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
-import io.sf2loki.salesforce.rest.DownloadValidator;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
+import io.sf2loki.salesforce.revisit.Revisit;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ApexLog source (SPEC §7, APX-1…APX-9): lists debug logs through the Tooling API with a
+ * The ApexLog source (SPEC §7, APX-1…APX-10): lists debug logs through the Tooling API with a
  * compound {@code (StartTime, Id)} cursor, fetches each body and emits one entry per log whose line
  * is the raw body (or the metadata JSON when the body is skipped). Lane {@link Lane#BULK}, name
  * {@code apexlog}, checkpoint key {@code apexlog}. Built fresh for every leadership term; the
@@ -42,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: everything runs on the thread calling {@link #run} (or {@link #pollOnce}); instances
  * are not thread-safe. Bodies are read as UTF-8 with invalid bytes replaced by U+FFFD.
  *
- * <p>Failure memory (APX-6's "third consecutive cycle failing on the same log") lives in the
- * instance, so it restarts at zero with each term.
+ * <p>Failure memory (APX-6's "third consecutive cycle failing on the same log") and the revisit's
+ * memory of handled Ids (APX-10, at most {@code revisit_max_keys}) live in the instance, so they
+ * restart empty with each term.
  */
 public final class ApexLogSource implements Source {
   private static final Logger log = LoggerFactory.getLogger(ApexLogSource.class);
@@ -70,21 +66,17 @@ public final class ApexLogSource implements Source {
   private final CheckpointStore store;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
-  private final MetadataTransform transform;
-  private final StructuredMetadataExtractor extractor;
+  private final LogShipper shipper;
+  private final ApexLogRevisit revisit;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
-  private final Map<String, String> labels = Map.of("source", SOURCE, "event_type", SOURCE);
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final Attributes objectAttrs =
       Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, SOURCE);
-  private final Attributes typeAttrs =
-      Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.EVENT_TYPE, SOURCE);
 
   // state of the term; touched only by the polling thread
   private ApexLogCursor cursor;
   private int consecutiveListingFailures;
   private boolean stalledLastPoll;
-  private final ApexLogBodies bodies;
 
   /** Creates the source for one term, without transforms. */
   public ApexLogSource(
@@ -121,9 +113,14 @@ public final class ApexLogSource implements Source {
     this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
-    this.transform = Objects.requireNonNull(transform, "transform");
-    this.extractor = new StructuredMetadataExtractor(settings.structuredMetadataFields());
-    this.bodies = new ApexLogBodies(api, metrics, settings.maxBodyBytes());
+    this.shipper =
+        new LogShipper(settings, api, metrics, Objects.requireNonNull(transform, "transform"));
+    this.revisit =
+        new ApexLogRevisit(
+            new Revisit(SOURCE, SOURCE, settings.revisit(), time.ticker(), metrics),
+            settings,
+            api,
+            shipper);
   }
 
   @Override
@@ -229,7 +226,7 @@ public final class ApexLogSource implements Source {
       }
       boolean anyNew = false;
       for (Map<String, Object> rec : records) {
-        String id = str(rec.get("Id"));
+        String id = LogShipper.str(rec.get("Id"));
         if (id == null || id.isEmpty()) {
           log.atWarn()
               .addKeyValue("source", SOURCE)
@@ -240,9 +237,13 @@ public final class ApexLogSource implements Source {
           continue;
         }
         anyNew = true;
-        LogResult r = processLog(rec, id, emitter, stop, serverNow);
+        // XF-8: the cursor uses the original Id and StartTime
+        ApexLogCursor advanced = cursor.advance(id, LogShipper.str(rec.get("StartTime")));
+        LogShipper.LogResult r = shipper.process(rec, id, advanced, emitter, stop, serverNow);
         switch (r.step()) {
           case ADVANCED -> {
+            cursor = advanced;
+            revisit.remember(id, TimestampParser.parseOrNull(rec.get("StartTime")), serverNow);
             window.add(id);
             done++;
             if (r.carried() != null) {
@@ -281,6 +282,9 @@ public final class ApexLogSource implements Source {
       }
     }
     if (outcome == Outcome.CLEAN) {
+      outcome = revisit(serverNow, emitter, stop); // APX-10, after the listing path
+    }
+    if (outcome == Outcome.CLEAN) {
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, objectAttrs);
     }
@@ -294,118 +298,22 @@ public final class ApexLogSource implements Source {
 
   // ---------------------------------------------------------------------------------------------
 
-  private enum Step {
-    ADVANCED,
-    END
-  }
-
-  /**
-   * @param step whether the cursor moved past the log or the poll ends before it
-   * @param carried the checkpoint value carried by an emitted real entry, or null
-   * @param outcome for {@link Step#END}: why
-   */
-  private record LogResult(Step step, String carried, Outcome outcome) {
-    static LogResult advanced(String carried) {
-      return new LogResult(Step.ADVANCED, carried, null);
-    }
-
-    static LogResult end(Outcome outcome) {
-      return new LogResult(Step.END, null, outcome);
-    }
-  }
-
-  /** APX-3…APX-7 for one listed log whose Id is not in the window. */
-  private LogResult processLog(
-      Map<String, Object> rec, String id, EntryEmitter emitter, StopSignal stop, Instant serverNow)
+  /** APX-10: the revisit; its query failures are listing failures (SRC-19, APX-8). */
+  private Outcome revisit(Instant serverNow, EntryEmitter emitter, StopSignal stop)
       throws InterruptedException {
-    // XF-8: the cursor uses the original Id and StartTime
-    ApexLogCursor advanced = cursor.advance(id, str(rec.get("StartTime")));
-    DownloadValidator.Expectation expected =
-        DownloadValidator.Expectation.ofField(rec.get("LogLength"));
-    Long logLength = expected.expectedBytes();
-    Map<String, Object> metadata = new LinkedHashMap<>(rec);
-    metadata.remove("attributes");
-    if (!transform.apply(metadata)) {
-      cursor = advanced;
-      return LogResult.advanced(null);
+    try {
+      return revisit.run(cursor, serverNow, emitter, stop);
+    } catch (SoqlThrottledException e) {
+      log.atError()
+          .addKeyValue("source", SOURCE)
+          .addKeyValue("object", SOURCE)
+          .addKeyValue("error", e.getMessage())
+          .log("apexlog revisit throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
+      return Outcome.THROTTLED;
+    } catch (SoqlException e) {
+      listingFailure(e);
+      return Outcome.LISTING_ERROR;
     }
-    if (settings.sample() < 1 && !Sampler.keep(id, settings.sample())) {
-      metrics.entriesSampledOut.add(1, typeAttrs);
-      cursor = advanced;
-      return LogResult.advanced(null);
-    }
-    String line;
-    String skipReason = null;
-    if (logLength != null && logLength > settings.maxBodyBytes()) {
-      skipReason = "size";
-      line = null;
-    } else {
-      if (stop.isStopped()) {
-        return LogResult.end(Outcome.STOPPED);
-      }
-      ApexLogBodies.Body body = bodies.fetch(id, expected);
-      switch (body.kind()) {
-        case OK -> line = body.text();
-        case TOO_LARGE -> {
-          skipReason = "size";
-          line = null;
-        }
-        case SKIP -> {
-          skipReason = "download_error";
-          line = null;
-        }
-        case THROTTLED -> {
-          return LogResult.end(Outcome.THROTTLED);
-        }
-        default -> {
-          return LogResult.end(Outcome.BODY_FAILED);
-        }
-      }
-    }
-    Map<String, String> md = metadata(metadata);
-    if (skipReason != null) {
-      line = CanonicalJson.write(metadata);
-      md.put("body_skipped", "true");
-      md.put("body_skip_reason", skipReason);
-      metrics.apexlogBodiesSkipped.add(1, Attributes.of(Sf2lokiMetrics.REASON, skipReason));
-    }
-    CheckpointToken token = new CheckpointToken(KEY, advanced.toValue());
-    LogEntry entry = LogEntry.of(timestamp(metadata, advanced, serverNow), labels, line, md, token);
-    if (!emitter.emit(entry)) {
-      return LogResult.end(Outcome.STOPPED);
-    }
-    metrics.apexlogLogsIngested.add(1);
-    cursor = advanced;
-    bodies.delivered(id);
-    return LogResult.advanced(token.value());
-  }
-
-  /** APX-4: configured fields + level, then every non-empty APX-1 field (text form). */
-  private Map<String, String> metadata(Map<String, Object> metadata) {
-    Map<String, String> md = extractor.extract(metadata);
-    for (String f : ApexLogSoql.FIELDS) {
-      Object v = metadata.get(f);
-      if (v == null) {
-        continue;
-      }
-      String text = TextForm.of(v);
-      if (text != null && !text.isEmpty()) {
-        md.putIfAbsent(f, text);
-      }
-    }
-    return md;
-  }
-
-  /** APX-7 / SRC-12: StartTime, else the watermark floored at server now − 167 h (counted). */
-  private Instant timestamp(Map<String, Object> metadata, ApexLogCursor advanced, Instant now) {
-    Instant t = TimestampParser.parseOrNull(metadata.get("StartTime"));
-    if (t != null) {
-      return t;
-    }
-    metrics.timestampFallbacks.add(1, sourceAttrs);
-    Instant fallback = TimestampParser.parseOrNull(advanced.lastTs());
-    Instant floor = now.minus(FALLBACK_FLOOR);
-    return fallback == null || fallback.isBefore(floor) ? floor : fallback;
   }
 
   /** APX-2: absent → lookback default; unusable → WARN, counted, lookback default. */
@@ -461,9 +369,5 @@ public final class ApexLogSource implements Source {
   private Duration jittered(Duration interval) {
     double factor = 0.9 + 0.2 * random.nextDouble();
     return Duration.ofNanos((long) (interval.toNanos() * factor));
-  }
-
-  private static String str(Object v) {
-    return v == null ? null : String.valueOf(v);
   }
 }

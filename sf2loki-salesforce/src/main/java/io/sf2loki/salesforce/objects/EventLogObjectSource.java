@@ -5,10 +5,7 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
-import io.sf2loki.core.shape.CanonicalJson;
-import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
-import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
@@ -19,34 +16,25 @@ import io.sf2loki.salesforce.elf.RowTransform;
 import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.sf2loki.salesforce.revisit.Revisit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.random.RandomGenerator;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The SOQL object source {@code eventlog_objects} (SPEC §5, OBJ-1…OBJ-12): polls every configured
+ * The SOQL object source {@code eventlog_objects} (SPEC §5, OBJ-1…OBJ-17): polls every configured
  * object (standard objects with the ascending compound {@code (timestamp, Id)} cursor, Big Objects
  * with the newest-first drain) and emits one entry per record with the object's cursor riding
  * along. Lane {@link Lane#BULK}.
@@ -62,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * <p>Memory: a DESC drain holds at most {@code max_catchup_records} records and {@code
  * max_catchup_bytes} bytes of canonical JSON (OBJ-8), plus the record keys of the rows at its
  * current lower bound (a tie group). The id window is {@code [last Id]} on the ASC path and every
- * record key at the watermark instant on the DESC path (uncapped, WARN above 5000; OBJ-9).
+ * record key at the watermark instant on the DESC path (uncapped, WARN above 5000; OBJ-9). The
+ * late-visibility revisit ({@link ObjectRevisit}, OBJ-13…OBJ-17) remembers at most {@code
+ * revisit_max_keys} shipped keys per object.
  */
 public final class EventLogObjectSource implements Source {
   private static final Logger log = LoggerFactory.getLogger(EventLogObjectSource.class);
@@ -79,19 +69,14 @@ public final class EventLogObjectSource implements Source {
   /** OBJ-9: a window above this many keys logs WARN once per boundary. */
   static final int WINDOW_WARN = 5000;
 
-  private static final Pattern REAL_ID = Pattern.compile("^[A-Za-z0-9]{15}([A-Za-z0-9]{3})?$");
-  private static final Duration CPU_POLL = Duration.ofMillis(50);
-
   private final EventLogObjectsSettings settings;
   private final SalesforceRest rest;
   private final CheckpointStore store;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
-  private final Executor cpu;
-  private final RowTransform transform;
+  private final RecordPreparer preparer;
   private final RandomGenerator random;
-  private final StructuredMetadataExtractor metadata;
-  private final List<ObjState> states = new ArrayList<>();
+  private final List<ObjectState> states = new ArrayList<>();
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
 
   /**
@@ -147,13 +132,16 @@ public final class EventLogObjectSource implements Source {
     this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
-    this.cpu = Objects.requireNonNull(cpuExecutor, "cpuExecutor");
-    this.transform = Objects.requireNonNull(transform, "transform");
+    this.preparer =
+        new RecordPreparer(
+            Objects.requireNonNull(cpuExecutor, "cpuExecutor"),
+            Objects.requireNonNull(transform, "transform"),
+            new StructuredMetadataExtractor(settings.structuredMetadataFields()));
     this.random = Objects.requireNonNull(random, "random");
-    this.metadata = new StructuredMetadataExtractor(settings.structuredMetadataFields());
     long now = time.ticker().nanoTime();
     for (ObjectSettings o : settings.objects()) {
-      states.add(new ObjState(o, now));
+      Revisit core = new Revisit(SOURCE, o.name(), o.revisit(), time.ticker(), metrics);
+      states.add(new ObjectState(o, now, new ObjectRevisit(core, o, rest, preparer)));
     }
   }
 
@@ -199,7 +187,7 @@ public final class EventLogObjectSource implements Source {
     while (!stop.isStopped()) {
       long now = time.ticker().nanoTime();
       boolean advanced = false;
-      for (ObjState s : states) {
+      for (ObjectState s : states) {
         if (!settings.finite() && s.dueNanos - now > 0) {
           continue;
         }
@@ -211,7 +199,7 @@ public final class EventLogObjectSource implements Source {
         advanced |= r.advanced();
         if (r.outcome() == Outcome.THROTTLED) {
           // OBJ-12: every other due object waits one full jittered interval
-          for (ObjState o : states) {
+          for (ObjectState o : states) {
             if (o != s && o.dueNanos - now <= 0) {
               o.dueNanos = time.ticker().nanoTime() + jittered(o.settings.pollInterval()).toNanos();
             }
@@ -228,7 +216,7 @@ public final class EventLogObjectSource implements Source {
         continue;
       }
       long earliest = Long.MAX_VALUE;
-      for (ObjState s : states) {
+      for (ObjectState s : states) {
         earliest = Math.min(earliest, s.dueNanos);
       }
       if (states.isEmpty()) {
@@ -250,7 +238,7 @@ public final class EventLogObjectSource implements Source {
    */
   public PollResult pollOnce(String object, EntryEmitter emitter, StopSignal stop)
       throws InterruptedException {
-    for (ObjState s : states) {
+    for (ObjectState s : states) {
       if (s.settings.name().equals(object)) {
         return poll(s, emitter, stop);
       }
@@ -266,48 +254,6 @@ public final class EventLogObjectSource implements Source {
   // ---------------------------------------------------------------------------------------------
   // per object
 
-  private static final class ObjState {
-    final ObjectSettings settings;
-    final String key;
-    final List<String> entryTimestampFields;
-    final Map<String, String> labels;
-    final Attributes objectAttrs;
-    final Attributes typeAttrs;
-    long dueNanos;
-    ObjectCursor cursor;
-    int consecutiveFailures;
-    String lastStallBoundary;
-    String warnedWindowAt;
-
-    ObjState(ObjectSettings settings, long due) {
-      this.settings = settings;
-      this.key = KEY_PREFIX + settings.name();
-      List<String> f = new ArrayList<>();
-      for (String n : List.of(settings.timestampField(), "EventDate", "CreatedDate")) {
-        if (!f.contains(n)) {
-          f.add(n);
-        }
-      }
-      this.entryTimestampFields = List.copyOf(f);
-      Map<String, String> l = new LinkedHashMap<>();
-      l.put("source", SOURCE);
-      l.put("event_type", settings.name());
-      this.labels = Map.copyOf(l);
-      this.objectAttrs =
-          Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, settings.name());
-      this.typeAttrs =
-          Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.EVENT_TYPE, settings.name());
-      this.dueNanos = due;
-    }
-  }
-
-  /** The emitter refused an entry or the stop signal fired mid-emission. */
-  private static final class Stopped extends Exception {
-    Stopped() {
-      super("stopped", null, false, false);
-    }
-  }
-
   /** Per-poll emission bookkeeping. */
   private static final class Emission {
     final EntryEmitter emitter;
@@ -321,7 +267,7 @@ public final class EventLogObjectSource implements Source {
     }
   }
 
-  private PollResult poll(ObjState s, EntryEmitter emitter, StopSignal stop)
+  private PollResult poll(ObjectState s, EntryEmitter emitter, StopSignal stop)
       throws InterruptedException {
     if (stop.isStopped()) {
       return new PollResult(Outcome.STOPPED, 0, false);
@@ -340,6 +286,9 @@ public final class EventLogObjectSource implements Source {
     Outcome out;
     try {
       out = s.settings.bigObject() ? drainDesc(s, upper, em, stop) : drainAsc(s, upper, em, stop);
+      if (out == Outcome.OK && !s.revisit.run(s, serverNow, p -> emit(s, p, em), stop)) {
+        out = Outcome.STOPPED; // OBJ-13: after the main path, with the unchanged cursor
+      }
     } catch (SoqlThrottledException e) {
       // sf2loki_salesforce_api_throttled{api="soql"} is counted by the REST client
       metrics.soqlPollErrors.add(1, s.objectAttrs);
@@ -375,7 +324,7 @@ public final class EventLogObjectSource implements Source {
   }
 
   /** OBJ-2. */
-  private ObjectCursor load(ObjState s, Instant serverNow) {
+  private ObjectCursor load(ObjectState s, Instant serverNow) {
     String def = ObjectSoql.defaultSince(serverNow.minus(s.settings.lookback()));
     ObjectCursor fresh = new ObjectCursor(def, TimestampParser.parseOrNull(def), List.of());
     Optional<String> stored = store.load(s.key);
@@ -396,7 +345,7 @@ public final class EventLogObjectSource implements Source {
   }
 
   /** SRC-19 (and the OBJ-12 Big Object hint). */
-  private void pollFailure(ObjState s, SoqlException e) {
+  private void pollFailure(ObjectState s, SoqlException e) {
     s.consecutiveFailures++;
     metrics.soqlPollErrors.add(1, s.objectAttrs);
     var b = s.consecutiveFailures >= 3 ? log.atError() : log.atWarn();
@@ -415,35 +364,36 @@ public final class EventLogObjectSource implements Source {
   // ---------------------------------------------------------------------------------------------
   // ASC path (OBJ-3, OBJ-4, OBJ-9)
 
-  private Outcome drainAsc(ObjState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
+  private Outcome drainAsc(ObjectState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
       throws SoqlException, InterruptedException, Stopped {
     while (true) {
       if (stop.isStopped()) {
         return Outcome.STOPPED;
       }
       String last = s.cursor.lastKey();
-      String lastId = isRealId(last) ? last : null;
+      String lastId = RecordPreparer.isRealId(last) ? last : null;
       String soql =
           ObjectSoql.asc(
               s.settings.name(), s.settings.timestampField(), s.cursor.lastTs(), lastId, upper);
       List<Map<String, Object>> page = rest.query(soql);
-      List<Prepared> prepared = prepare(s, page, stop);
+      List<PreparedRecord> prepared = preparer.prepare(s, page, stop);
       if (prepared == null) {
         return Outcome.STOPPED;
       }
       String before = s.cursor.toValue();
       String boundary = s.cursor.lastTs() + " " + s.cursor.lastKey();
       boolean newKey = false;
-      for (Prepared p : prepared) {
-        if (s.cursor.inWindow(p.key)) {
+      for (PreparedRecord p : prepared) {
+        if (s.cursor.inWindow(p.key())) {
           continue; // OBJ-4 dedup
         }
         newKey = true;
-        if (p.instant != null) {
-          s.cursor.advance(p.rawTs, p.instant, p.key, p.realIdKey);
+        if (p.instant() != null) {
+          s.cursor.advance(p.rawTs(), p.instant(), p.key(), p.realIdKey());
           windowWarn(s);
         }
         emit(s, p, em);
+        s.revisit.remember(p, em.serverNow);
       }
       if (page.size() < ObjectSoql.PAGE) {
         return Outcome.OK;
@@ -466,7 +416,7 @@ public final class EventLogObjectSource implements Source {
         Comparator.comparing(HKey::instant, Comparator.nullsFirst(Comparator.naturalOrder()))
             .thenComparing(HKey::key);
 
-    final TreeMap<HKey, Prepared> records = new TreeMap<>(ORDER);
+    final TreeMap<HKey, PreparedRecord> records = new TreeMap<>(ORDER);
     final long maxRecords;
     final long maxBytes;
     long bytes;
@@ -477,19 +427,19 @@ public final class EventLogObjectSource implements Source {
     }
 
     /** Adds and evicts the newest records while a cap is exceeded (keeps at least one). */
-    void add(Prepared p) {
-      if (records.putIfAbsent(new HKey(p.instant, p.key), p) == null) {
-        bytes += p.bytes;
+    void add(PreparedRecord p) {
+      if (records.putIfAbsent(new HKey(p.instant(), p.key()), p) == null) {
+        bytes += p.bytes();
       }
       while (records.size() > 1
           && ((maxRecords > 0 && records.size() > maxRecords)
               || (maxBytes > 0 && bytes > maxBytes))) {
-        bytes -= records.pollLastEntry().getValue().bytes;
+        bytes -= records.pollLastEntry().getValue().bytes();
       }
     }
   }
 
-  private Outcome drainDesc(ObjState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
+  private Outcome drainDesc(ObjectState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
       throws SoqlException, InterruptedException, Stopped {
     String name = s.settings.name();
     String ts = s.settings.timestampField();
@@ -502,23 +452,23 @@ public final class EventLogObjectSource implements Source {
       }
       List<Map<String, Object>> page =
           rest.query(ObjectSoql.desc(name, ts, s.cursor.lastTs(), bound));
-      List<Prepared> prepared = prepare(s, page, stop);
+      List<PreparedRecord> prepared = preparer.prepare(s, page, stop);
       if (prepared == null) {
         return Outcome.STOPPED;
       }
       Set<Instant> instants = new HashSet<>();
       int parseable = 0;
       int newKeys = 0;
-      for (Prepared p : prepared) {
-        if (p.instant != null) {
-          instants.add(p.instant);
+      for (PreparedRecord p : prepared) {
+        if (p.instant() != null) {
+          instants.add(p.instant());
           parseable++;
         }
-        if (seenAtBound.contains(p.key)) {
+        if (seenAtBound.contains(p.key())) {
           continue; // a tie at the inclusive bound, re-fetched
         }
         newKeys++;
-        if (!s.cursor.inWindow(p.key)) {
+        if (!s.cursor.inWindow(p.key())) {
           held.add(p);
         }
       }
@@ -529,7 +479,7 @@ public final class EventLogObjectSource implements Source {
         // OBJ-7 tie escape on the index field
         Instant tie = instants.iterator().next();
         Set<String> seen = new HashSet<>(seenAtBound);
-        prepared.forEach(p -> seen.add(p.key));
+        prepared.forEach(p -> seen.add(p.key()));
         if (!tieEscape(s, tie, seen, held, stop)) {
           return Outcome.STOPPED;
         }
@@ -544,9 +494,9 @@ public final class EventLogObjectSource implements Source {
       Instant oldest = instants.stream().min(Comparator.naturalOrder()).orElseThrow();
       bound = new ObjectSoql.Bound(ObjectSoql.literal(oldest), true);
       Set<String> next = new HashSet<>();
-      for (Prepared p : prepared) {
-        if (oldest.equals(p.instant)) {
-          next.add(p.key);
+      for (PreparedRecord p : prepared) {
+        if (oldest.equals(p.instant())) {
+          next.add(p.key());
         }
       }
       seenAtBound = next;
@@ -554,12 +504,13 @@ public final class EventLogObjectSource implements Source {
     if (stop.isStopped()) {
       return Outcome.STOPPED;
     }
-    for (Prepared p : held.records.values()) {
-      if (p.instant != null) {
-        s.cursor.advance(p.rawTs, p.instant, p.key, false);
+    for (PreparedRecord p : held.records.values()) {
+      if (p.instant() != null) {
+        s.cursor.advance(p.rawTs(), p.instant(), p.key(), false);
         windowWarn(s);
       }
       emit(s, p, em);
+      s.revisit.remember(p, em.serverNow);
     }
     return Outcome.OK;
   }
@@ -569,7 +520,8 @@ public final class EventLogObjectSource implements Source {
    *
    * @return false when the stop signal fired
    */
-  private boolean tieEscape(ObjState s, Instant tie, Set<String> seen, Held held, StopSignal stop)
+  private boolean tieEscape(
+      ObjectState s, Instant tie, Set<String> seen, Held held, StopSignal stop)
       throws SoqlException, InterruptedException {
     String lastTb = null;
     while (true) {
@@ -592,18 +544,18 @@ public final class EventLogObjectSource implements Source {
         tieFailure(s, tie, e.getMessage());
         return true;
       }
-      List<Prepared> prepared = prepare(s, page, stop);
+      List<PreparedRecord> prepared = preparer.prepare(s, page, stop);
       if (prepared == null) {
         return false;
       }
       boolean missing = false;
-      for (Prepared p : prepared) {
-        if (p.tiebreak == null) {
+      for (PreparedRecord p : prepared) {
+        if (p.tiebreak() == null) {
           missing = true;
-        } else if (lastTb == null || p.tiebreak.compareTo(lastTb) < 0) {
-          lastTb = p.tiebreak;
+        } else if (lastTb == null || p.tiebreak().compareTo(lastTb) < 0) {
+          lastTb = p.tiebreak();
         }
-        if (seen.add(p.key) && !s.cursor.inWindow(p.key)) {
+        if (seen.add(p.key()) && !s.cursor.inWindow(p.key())) {
           held.add(p);
         }
       }
@@ -617,7 +569,7 @@ public final class EventLogObjectSource implements Source {
     }
   }
 
-  private void tieFailure(ObjState s, Instant tie, String why) {
+  private void tieFailure(ObjectState s, Instant tie, String why) {
     metrics.watermarkStalls.add(1, s.objectAttrs);
     log.atError()
         .addKeyValue("source", SOURCE)
@@ -630,7 +582,7 @@ public final class EventLogObjectSource implements Source {
   }
 
   /** OBJ-4 stall signals: WARN first, ERROR + counter on a repeat at the same boundary. */
-  private void stall(ObjState s, String boundary) {
+  private void stall(ObjectState s, String boundary) {
     boolean repeat = boundary.equals(s.lastStallBoundary);
     s.lastStallBoundary = boundary;
     var b = repeat ? log.atError() : log.atWarn();
@@ -643,7 +595,7 @@ public final class EventLogObjectSource implements Source {
         .log("object watermark stalled: a full page added no new record");
   }
 
-  private void windowWarn(ObjState s) {
+  private void windowWarn(ObjectState s) {
     if (s.cursor.windowSize() > WINDOW_WARN && !s.cursor.lastTs().equals(s.warnedWindowAt)) {
       s.warnedWindowAt = s.cursor.lastTs();
       log.atWarn()
@@ -657,28 +609,15 @@ public final class EventLogObjectSource implements Source {
   // ---------------------------------------------------------------------------------------------
   // records
 
-  /** One record, keyed and shaped (everything but the entry timestamp fallback and token). */
-  private record Prepared(
-      String key,
-      boolean realIdKey,
-      String rawTs,
-      Instant instant,
-      String tiebreak,
-      boolean keep,
-      boolean sampledOut,
-      Instant entryTs,
-      String line,
-      Map<String, String> md,
-      long bytes) {}
-
-  private void emit(ObjState s, Prepared p, Emission em) throws Stopped, InterruptedException {
-    if (!p.keep) {
-      if (p.sampledOut) {
+  private void emit(ObjectState s, PreparedRecord p, Emission em)
+      throws Stopped, InterruptedException {
+    if (!p.keep()) {
+      if (p.sampledOut()) {
         metrics.entriesSampledOut.add(1, s.typeAttrs);
       }
       return;
     }
-    Instant ts = p.entryTs;
+    Instant ts = p.entryTs();
     if (ts == null) {
       metrics.timestampFallbacks.add(1, sourceAttrs);
       Instant floor = em.serverNow.minus(FALLBACK_FLOOR);
@@ -686,119 +625,11 @@ public final class EventLogObjectSource implements Source {
       ts = fb.isBefore(floor) ? floor : fb;
     }
     String value = s.cursor.toValue();
-    LogEntry e = LogEntry.of(ts, s.labels, p.line, p.md, new CheckpointToken(s.key, value));
+    LogEntry e = LogEntry.of(ts, s.labels, p.line(), p.md(), new CheckpointToken(s.key, value));
     if (!em.emitter.emit(e)) {
       throw new Stopped();
     }
     em.lastCarried = value;
     em.real++;
-  }
-
-  /** Prepares a page on the CPU pool (PIPE-26); null when the stop signal fired meanwhile. */
-  private List<Prepared> prepare(ObjState s, List<Map<String, Object>> page, StopSignal stop)
-      throws InterruptedException {
-    CompletableFuture<List<Prepared>> f =
-        CompletableFuture.supplyAsync(
-            () -> {
-              List<Prepared> out = new ArrayList<>(page.size());
-              for (Map<String, Object> rec : page) {
-                out.add(prepare(s, rec));
-              }
-              return out;
-            },
-            cpu);
-    while (true) {
-      try {
-        return f.get(CPU_POLL.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        if (stop.isStopped()) {
-          f.cancel(false);
-          return null;
-        }
-      } catch (ExecutionException e) {
-        Throwable c = e.getCause();
-        if (c instanceof RuntimeException re) {
-          throw re;
-        }
-        if (c instanceof Error err) {
-          throw err;
-        }
-        throw new IllegalStateException(c);
-      }
-    }
-  }
-
-  private Prepared prepare(ObjState s, Map<String, Object> rec) {
-    ObjectSettings o = s.settings;
-    String original = CanonicalJson.write(rec);
-    Object tsv = rec.get(o.timestampField());
-    String rawTs = tsv instanceof String str ? str : null;
-    Instant instant = rawTs == null ? null : TimestampParser.parseOrNull(rawTs);
-    Object tbv = rec.get(o.tiebreakField());
-    String tiebreak = tbv == null ? null : TextForm.of(tbv);
-    Object idv = rec.get("Id");
-    String id = idv instanceof String str ? str : null;
-    String key;
-    boolean realIdKey = false;
-    if (!o.bigObject() && id != null && !isPlaceholder(id)) {
-      key = id;
-      realIdKey = isRealId(id);
-    } else if (tiebreak != null && !tiebreak.isEmpty()) {
-      key = tiebreak;
-    } else {
-      key = sha256(original);
-    }
-    long bytes = original.length(); // canonical JSON is ASCII (SRC-7)
-    Map<String, Object> row = transform == RowTransform.NONE ? rec : new LinkedHashMap<>(rec);
-    if (!transform.apply(row)) {
-      return new Prepared(
-          key, realIdKey, rawTs, instant, tiebreak, false, false, null, null, null, bytes);
-    }
-    if (o.sample() < 1 && !Sampler.keep(key, o.sample())) {
-      return new Prepared(
-          key, realIdKey, rawTs, instant, tiebreak, false, true, null, null, null, bytes);
-    }
-    Instant entryTs = TimestampParser.firstParsed(row, s.entryTimestampFields).orElse(null);
-    String line = transform == RowTransform.NONE ? original : CanonicalJson.write(row);
-    return new Prepared(
-        key,
-        realIdKey,
-        rawTs,
-        instant,
-        tiebreak,
-        true,
-        false,
-        entryTs,
-        line,
-        metadata.extract(row),
-        bytes);
-  }
-
-  /** OBJ-5: an Id whose first 15 characters are all {@code 0}. */
-  static boolean isPlaceholder(String id) {
-    if (id.length() < 15) {
-      return false;
-    }
-    for (int i = 0; i < 15; i++) {
-      if (id.charAt(i) != '0') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** OBJ-3: a real Id (15 or 18 alphanumerics, not a placeholder). */
-  static boolean isRealId(String id) {
-    return id != null && REAL_ID.matcher(id).matches() && !isPlaceholder(id);
-  }
-
-  private static String sha256(String s) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

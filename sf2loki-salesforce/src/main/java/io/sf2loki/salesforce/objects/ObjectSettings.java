@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.objects;
 
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -22,6 +23,7 @@ import java.util.regex.Pattern;
  * @param maxCatchupBytes canonical-JSON bytes held by one DESC drain, 0 = unbounded (OBJ-8)
  * @param tiebreakField SOQL identifier of the index field used to page a tie group and to key
  *     placeholder-Id rows (OBJ-5, OBJ-7; default {@code EventIdentifier})
+ * @param revisit the late-visibility revisit (OBJ-13…OBJ-17); {@link RevisitSettings#OFF} = none
  */
 public record ObjectSettings(
     String name,
@@ -33,7 +35,8 @@ public record ObjectSettings(
     boolean bigObject,
     long maxCatchupRecords,
     long maxCatchupBytes,
-    String tiebreakField) {
+    String tiebreakField,
+    RevisitSettings revisit) {
   static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
 
   /** SPEC defaults. */
@@ -55,6 +58,7 @@ public record ObjectSettings(
     Objects.requireNonNull(pollInterval, "pollInterval");
     Objects.requireNonNull(lookback, "lookback");
     Objects.requireNonNull(settleWindow, "settleWindow");
+    Objects.requireNonNull(revisit, "revisit");
     if (pollInterval.isNegative() || pollInterval.isZero()) {
       throw new IllegalArgumentException("poll_interval must be > 0");
     }
@@ -69,7 +73,36 @@ public record ObjectSettings(
     }
   }
 
-  /** An object with every other key at its SPEC default. */
+  /** All keys but the revisit, which is {@link RevisitSettings#OFF}. */
+  public ObjectSettings(
+      String name,
+      String timestampField,
+      Duration pollInterval,
+      Duration lookback,
+      Duration settleWindow,
+      double sample,
+      boolean bigObject,
+      long maxCatchupRecords,
+      long maxCatchupBytes,
+      String tiebreakField) {
+    this(
+        name,
+        timestampField,
+        pollInterval,
+        lookback,
+        settleWindow,
+        sample,
+        bigObject,
+        maxCatchupRecords,
+        maxCatchupBytes,
+        tiebreakField,
+        RevisitSettings.OFF);
+  }
+
+  /**
+   * An object with every other key at its SPEC default, except the revisit, which is off here (the
+   * configuration loader applies its defaults; {@link #withRevisit} opts in).
+   */
   public static ObjectSettings defaults(String name, boolean bigObject) {
     return new ObjectSettings(
         name,
@@ -96,7 +129,8 @@ public record ObjectSettings(
         bigObject,
         maxCatchupRecords,
         maxCatchupBytes,
-        tiebreakField);
+        tiebreakField,
+        revisit);
   }
 
   /** Copy with another settle window. */
@@ -111,7 +145,8 @@ public record ObjectSettings(
         bigObject,
         maxCatchupRecords,
         maxCatchupBytes,
-        tiebreakField);
+        tiebreakField,
+        revisit);
   }
 
   /** Copy with other catch-up caps. */
@@ -126,7 +161,24 @@ public record ObjectSettings(
         bigObject,
         records,
         bytes,
-        tiebreakField);
+        tiebreakField,
+        revisit);
+  }
+
+  /** Copy with another revisit (OBJ-13). */
+  public ObjectSettings withRevisit(RevisitSettings r) {
+    return new ObjectSettings(
+        name,
+        timestampField,
+        pollInterval,
+        lookback,
+        settleWindow,
+        sample,
+        bigObject,
+        maxCatchupRecords,
+        maxCatchupBytes,
+        tiebreakField,
+        r);
   }
 
   static void requireIdentifier(String what, String v) {

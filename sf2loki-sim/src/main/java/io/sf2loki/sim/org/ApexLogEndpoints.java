@@ -8,20 +8,16 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,10 +29,11 @@ import java.util.regex.Pattern;
  * SimOrg#apexLogs()}:
  *
  * <ul>
- *   <li>{@code GET /services/data/v{api}/tooling/query?q=} accepting exactly the APX-1 listing
- *       shapes (see {@link #LISTING}); any other query answers 400 {@code MALFORMED_QUERY}. Results
- *       come in batches of {@link #batchSize(int)} records with {@code nextRecordsUrl} {@code
- *       /services/data/v{api}/tooling/query/<locator>-<offset>}.
+ *   <li>{@code GET /services/data/v{api}/tooling/query?q=} accepting exactly the APX-1 listing and
+ *       the APX-10 revisit shapes (see {@link ApexLogQueries}); any other query answers 400 {@code
+ *       MALFORMED_QUERY}. A log added with {@link #addLate} is listed only from its visibility
+ *       instant on the org's clock. Results come in batches of {@link #batchSize(int)} records with
+ *       {@code nextRecordsUrl} {@code /services/data/v{api}/tooling/query/<locator>-<offset>}.
  *   <li>{@code GET /services/data/v{api}/tooling/sobjects/ApexLog/<Id>/Body}: {@code text/plain}
  *       body, 404 {@code NOT_FOUND} for an unknown or removed log.
  * </ul>
@@ -48,51 +45,12 @@ import java.util.regex.Pattern;
  * Thread-safe.
  */
 public final class ApexLogEndpoints {
-  private static final String LIT = "'((?:[^'\\\\]|\\\\.)*)'";
-  private static final String NC_LIT = "'(?:[^'\\\\]|\\\\.)*'";
-  private static final String DT =
-      "(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:Z|[+-]\\d{2}:?\\d{2}))";
-
-  /** The accepted listing query (APX-1), single spaces as the source writes them. */
-  static final Pattern LISTING =
-      Pattern.compile(
-          "^SELECT Id, LogUserId, LogLength, Operation, Request, Status, StartTime, Application,"
-              + " DurationMilliseconds, Location FROM ApexLog WHERE (?:StartTime >= "
-              + DT
-              + "|\\(StartTime > "
-              + DT
-              + " OR \\(StartTime = "
-              + DT
-              + " AND Id > "
-              + LIT
-              + "\\)\\))(?: AND LogUser\\.Username IN \\(("
-              + NC_LIT
-              + "(?:,"
-              + NC_LIT
-              + ")*)\\))? ORDER BY StartTime ASC, Id ASC LIMIT (\\d{1,4})$");
-
-  private static final Pattern ONE_LIT = Pattern.compile(LIT);
   private static final Pattern QUERY_MORE = Pattern.compile("^([0-9A-Za-z]+)-(\\d{1,9})$");
   private static final Pattern BODY =
       Pattern.compile("^tooling/sobjects/ApexLog/([0-9A-Za-z]{15,18})/Body$");
-  private static final DateTimeFormatter DT_PARSER =
-      new DateTimeFormatterBuilder()
-          .appendPattern("yyyy-MM-dd'T'HH:mm:ss")
-          .optionalStart()
-          .appendFraction(java.time.temporal.ChronoField.NANO_OF_SECOND, 1, 9, true)
-          .optionalEnd()
-          .appendOffset("+HH:MM", "Z")
-          .toFormatter(Locale.ROOT);
-  private static final DateTimeFormatter DT_PARSER_COMPACT =
-      new DateTimeFormatterBuilder()
-          .appendPattern("yyyy-MM-dd'T'HH:mm:ss")
-          .optionalStart()
-          .appendFraction(java.time.temporal.ChronoField.NANO_OF_SECOND, 1, 9, true)
-          .optionalEnd()
-          .appendOffset("+HHMM", "Z")
-          .toFormatter(Locale.ROOT);
-
   private final String apiVersion;
+  private final InstantSource clock;
+  private final Map<String, Instant> visibleAt = new HashMap<>();
   private final ObjectMapper json = new ObjectMapper();
   private final Map<String, SimApexLog> logs = new LinkedHashMap<>();
   private final FaultSchedule bodyFaults;
@@ -130,9 +88,11 @@ public final class ApexLogEndpoints {
   /**
    * @param apiVersion the org's API version, e.g. {@code 60.0}
    * @param batchSize records per Tooling query batch before {@code nextRecordsUrl}
+   * @param clock the org's clock: a late log is listed once it reaches the log's visibility
    */
-  ApexLogEndpoints(String apiVersion, int batchSize, java.time.InstantSource clock) {
+  ApexLogEndpoints(String apiVersion, int batchSize, InstantSource clock) {
     this.apiVersion = Objects.requireNonNull(apiVersion);
+    this.clock = Objects.requireNonNull(clock);
     this.bodyFaults = new FaultSchedule(clock);
     batchSize(batchSize);
   }
@@ -200,60 +160,53 @@ public final class ApexLogEndpoints {
     for (int i = 0; i < count; i++) {
       String user = usernames.get(i % usernames.size());
       Instant t = start.plus(step.multipliedBy(i));
-      out.add(add(user, t, body(rnd, userId(user), user, t, i)));
+      out.add(add(user, t, ApexLogBodies.body(rnd, userId(user), user, t, i)));
     }
     return out;
   }
 
-  private static String body(SplittableRandom rnd, String userId, String user, Instant t, int n) {
-    String clock =
-        DateTimeFormatter.ofPattern("HH:mm:ss.S", Locale.ROOT)
-            .withZone(java.time.ZoneOffset.UTC)
-            .format(t);
-    StringBuilder b = new StringBuilder(1024);
-    b.append("60.0 APEX_CODE,FINEST;APEX_PROFILING,INFO;CALLOUT,INFO;DB,INFO;SYSTEM,DEBUG;")
-        .append("VALIDATION,INFO;VISUALFORCE,INFO;WORKFLOW,INFO\n");
-    long nanos = 1_000_000L + rnd.nextInt(1_000_000);
-    b.append(clock)
-        .append(" (")
-        .append(nanos)
-        .append(")|USER_INFO|[EXTERNAL]|")
-        .append(userId)
-        .append('|')
-        .append(user)
-        .append("|(GMT+00:00) Coordinated Universal Time (UTC)|GMT+00:00\n");
-    b.append(clock).append(" (").append(nanos += 1000).append(")|EXECUTION_STARTED\n");
-    b.append(clock)
-        .append(" (")
-        .append(nanos += 1000)
-        .append(")|CODE_UNIT_STARTED|[EXTERNAL]|execute_anonymous_apex\n");
-    int lines = 1 + rnd.nextInt(36);
-    for (int i = 0; i < lines; i++) {
-      nanos += 1 + rnd.nextInt(500_000);
-      b.append(clock)
-          .append(" (")
-          .append(nanos)
-          .append(")|USER_DEBUG|[")
-          .append(i + 1)
-          .append("]|DEBUG|log ")
-          .append(n)
-          .append(" line ")
-          .append(i)
-          .append(" value=")
-          .append(rnd.nextLong())
-          .append('\n');
+  /**
+   * Late-visibility generator (APX-10): {@code count} logs listed from {@code visibleAt} on
+   * although their StartTime lies {@code minLag}…{@code maxLag} before it (evenly spread), bodies
+   * as {@link #generate}.
+   *
+   * @return the logs in insertion order
+   */
+  public List<SimApexLog> generateLate(
+      int count,
+      Instant visibleAt,
+      Duration minLag,
+      Duration maxLag,
+      List<String> usernames,
+      long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<SimApexLog> out = new ArrayList<>(count);
+    Duration span = maxLag.minus(minLag);
+    for (int i = 0; i < count; i++) {
+      String user = usernames.get(i % usernames.size());
+      Duration lag = count == 1 ? minLag : minLag.plus(span.multipliedBy(i).dividedBy(count - 1));
+      Instant t = visibleAt.minus(lag);
+      out.add(addLate(user, t, lag, ApexLogBodies.body(rnd, userId(user), user, t, i)));
     }
-    b.append(clock)
-        .append(" (")
-        .append(nanos += 1000)
-        .append(")|CODE_UNIT_FINISHED|execute_anonymous_apex\n");
-    b.append(clock).append(" (").append(nanos + 1000).append(")|EXECUTION_FINISHED\n");
-    return b.toString();
+    return out;
   }
 
   private static String userId(String username) {
     return SalesforceIds.id18(
         SalesforceIds.id15("005", Math.floorMod((long) username.hashCode(), 1L << 40)));
+  }
+
+  /**
+   * Adds a log with typical field values that the Tooling queries return only from {@code startTime
+   * + lag} on the org's clock (late visibility, APX-10): e.g. {@code addLate(user, now.minus(lag),
+   * lag, body)} makes a log visible at once whose StartTime lies {@code lag} in the past.
+   */
+  public SimApexLog addLate(String username, Instant startTime, Duration lag, String body) {
+    SimApexLog log = add(username, startTime, body);
+    synchronized (this) {
+      visibleAt.put(log.id(), startTime.plus(lag));
+    }
+    return log;
   }
 
   /** Removes a log (its body then answers 404). */
@@ -421,98 +374,75 @@ public final class ApexLogEndpoints {
 
   // ---------------------------------------------------------------- listing
 
-  /** A parsed APX-1 listing query. */
-  record Listing(Instant from, boolean compound, String afterId, Set<String> users, int limit) {}
-
   /**
-   * Parses an APX-1 listing.
+   * Parses an APX-1 listing (see {@link ApexLogQueries}).
    *
    * @throws SoqlRejection 400 MALFORMED_QUERY for any other text
    */
-  static Listing parse(String q) throws SoqlRejection {
-    Matcher m = q == null ? null : LISTING.matcher(q);
-    if (m == null || !m.matches()) {
-      throw new SoqlRejection(
-          400, "MALFORMED_QUERY", "unexpected ApexLog query (only the APX-1 shapes are served)");
-    }
-    boolean compound = m.group(1) == null;
-    Instant from;
-    String afterId = null;
-    if (compound) {
-      if (!m.group(2).equals(m.group(3))) {
-        throw new SoqlRejection(400, "MALFORMED_QUERY", "compound cursor literals differ");
-      }
-      from = datetime(m.group(2));
-      afterId = unescape(m.group(4));
-    } else {
-      from = datetime(m.group(1));
-    }
-    Set<String> users = null;
-    if (m.group(5) != null) {
-      users = new HashSet<>();
-      Matcher u = ONE_LIT.matcher(m.group(5));
-      while (u.find()) {
-        users.add(unescape(u.group(1)));
-      }
-    }
-    return new Listing(from, compound, afterId, users, Integer.parseInt(m.group(6)));
-  }
-
-  private static Instant datetime(String s) throws SoqlRejection {
-    try {
-      return OffsetDateTime.parse(s, DT_PARSER).toInstant();
-    } catch (DateTimeParseException e) {
-      try {
-        return OffsetDateTime.parse(s, DT_PARSER_COMPACT).toInstant();
-      } catch (DateTimeParseException e2) {
-        throw new SoqlRejection(400, "MALFORMED_QUERY", "bad datetime literal " + s);
-      }
-    }
-  }
-
-  private static String unescape(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' && i + 1 < s.length()) {
-        c = s.charAt(++i);
-      }
-      b.append(c);
-    }
-    return b.toString();
+  static ApexLogQueries.Listing parse(String q) throws SoqlRejection {
+    return ApexLogQueries.parse(q);
   }
 
   private void query(HttpExchange ex) throws IOException {
     String q = queryParam(ex.getRequestURI().getRawQuery());
     queries.add(String.valueOf(q));
-    Listing l;
+    ApexLogQueries.Query parsed;
     try {
-      l = parse(q);
+      parsed = ApexLogQueries.parseAny(q);
     } catch (SoqlRejection r) {
       sendError(ex, r.status, r.errorCode, r.getMessage());
       return;
     }
-    List<SimApexLog> matching;
+    Instant now = clock.instant();
+    List<SimApexLog> matching = new ArrayList<>();
     synchronized (this) {
-      matching = new ArrayList<>();
       for (SimApexLog log : logs.values()) {
-        Instant t = log.startTime().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        boolean after =
-            l.compound()
-                ? t.isAfter(l.from()) || (t.equals(l.from()) && log.id().compareTo(l.afterId()) > 0)
-                : !t.isBefore(l.from());
-        if (after && (l.users() == null || l.users().contains(log.username()))) {
+        Instant visible = visibleAt.get(log.id());
+        if ((visible == null || !visible.isAfter(now)) && matches(parsed, log)) {
           matching.add(log);
         }
       }
     }
-    matching.sort(
-        Comparator.comparing((SimApexLog x) -> x.startTime()).thenComparing(SimApexLog::id));
+    Comparator<SimApexLog> asc =
+        Comparator.comparing((SimApexLog x) -> x.startTime()).thenComparing(SimApexLog::id);
+    boolean idOnly = parsed instanceof ApexLogQueries.RevisitListing;
+    matching.sort(idOnly ? asc.reversed() : asc);
+    int limit =
+        switch (parsed) {
+          case ApexLogQueries.Listing l -> l.limit();
+          case ApexLogQueries.RevisitListing r -> r.limit();
+          case ApexLogQueries.ByIds b -> b.limit();
+        };
     List<Map<String, Object>> records = new ArrayList<>();
-    for (SimApexLog log : matching.subList(0, Math.min(matching.size(), l.limit()))) {
-      records.add(record(log));
+    for (SimApexLog log : matching.subList(0, Math.min(matching.size(), limit))) {
+      records.add(idOnly ? idRecord(log) : record(log));
     }
     sendPage(ex, records, 0, null);
+  }
+
+  private static boolean matches(ApexLogQueries.Query q, SimApexLog log) {
+    Instant t = log.startTime().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    return switch (q) {
+      case ApexLogQueries.Listing l ->
+          (l.compound()
+                  ? t.isAfter(l.from())
+                      || (t.equals(l.from()) && log.id().compareTo(l.afterId()) > 0)
+                  : !t.isBefore(l.from()))
+              && (l.users() == null || l.users().contains(log.username()));
+      case ApexLogQueries.RevisitListing r ->
+          (r.fromExclusive() ? t.isAfter(r.from()) : !t.isBefore(r.from()))
+              && t.isBefore(r.before())
+              && (r.users() == null || r.users().contains(log.username()));
+      case ApexLogQueries.ByIds b -> b.ids().contains(log.id());
+    };
+  }
+
+  private Map<String, Object> idRecord(SimApexLog log) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("attributes", record(log).get("attributes"));
+    r.put("Id", log.id());
+    r.put("StartTime", SimOrg.SF_DATETIME.format(log.startTime()));
+    return r;
   }
 
   private Map<String, Object> record(SimApexLog log) {

@@ -48,6 +48,7 @@ public final class SimObjectStore {
     final List<SimObjectRecord> rows = new ArrayList<>();
     List<SimObjectRecord> sorted;
     final AtomicLong queries = new AtomicLong();
+    final List<String> queryLog = new ArrayList<>();
 
     Obj(String name, String timestampField, boolean big, Set<String> indexFields) {
       this.name = name;
@@ -142,6 +143,31 @@ public final class SimObjectStore {
     return require(object).queries.get();
   }
 
+  /** Every query text answered for {@code object} (including rejected ones), in order. */
+  public List<String> queries(String object) {
+    Obj o = require(object);
+    synchronized (o) {
+      return List.copyOf(o.queryLog);
+    }
+  }
+
+  /**
+   * Late-visibility generator (OBJ-13): {@code n} rows that become queryable at {@code visibleAt}
+   * although their timestamps lie {@code minLag}…{@code maxLag} before it (evenly spread; row
+   * {@code i} lags {@code minLag + (maxLag − minLag) · i / (n − 1)}). With {@code visibleAt} = the
+   * org's now they are inserted "at run time" with timestamps in the past.
+   */
+  public List<SimObjectRecord> addLate(
+      String object, Instant visibleAt, Duration minLag, Duration maxLag, int n) {
+    List<SimObjectRecord> out = new ArrayList<>(n);
+    Duration span = maxLag.minus(minLag);
+    for (int i = 0; i < n; i++) {
+      Duration lag = n == 1 ? minLag : minLag.plus(span.multipliedBy(i).dividedBy(n - 1));
+      out.add(add(object, visibleAt.minus(lag), lag, Map.of()));
+    }
+    return out;
+  }
+
   /** Whether {@code name} is a defined object. */
   public boolean has(String name) {
     return name != null && objects.containsKey(key(name));
@@ -195,6 +221,9 @@ public final class SimObjectStore {
     Obj o = fromName == null ? null : objects.get(key(fromName));
     if (o != null) {
       o.queries.incrementAndGet();
+      synchronized (o) {
+        o.queryLog.add(soql);
+      }
     }
     ObjectQuery q = ObjectQuery.parse(soql);
     if (o == null) {

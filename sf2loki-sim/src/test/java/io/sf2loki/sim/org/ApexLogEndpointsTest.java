@@ -78,4 +78,27 @@ class ApexLogEndpointsTest {
     assertThat(la.get(1).username()).isEqualTo("v@x.com");
     assertThat(la.get(0).id()).isLessThan(la.get(1).id());
   }
+
+  @Test
+  @DisplayName("APX-10: the sim parses the revisit listing and the Id IN fetch")
+  void apx10_revisitShapes() throws Exception {
+    var r =
+        ApexLogQueries.parseAny(
+            "SELECT Id, StartTime FROM ApexLog WHERE StartTime > 2024-06-05T11:00:00.000Z AND"
+                + " StartTime < 2024-06-05T11:30:00.000Z AND LogUser.Username IN ('a@x.com')"
+                + " ORDER BY StartTime DESC, Id DESC LIMIT 20000");
+    assertThat(r)
+        .isEqualTo(
+            new ApexLogQueries.RevisitListing(
+                Instant.parse("2024-06-05T11:00:00Z"),
+                true,
+                Instant.parse("2024-06-05T11:30:00Z"),
+                Set.of("a@x.com"),
+                20000));
+    var b = ApexLogQueries.parseAny(SELECT + "Id IN ('07L1','07L\\'2')" + ORDER);
+    assertThat(b).isEqualTo(new ApexLogQueries.ByIds(Set.of("07L1", "07L'2"), 200));
+    assertThatThrownBy(
+            () -> ApexLogQueries.parseAny("SELECT Id FROM ApexLog WHERE Id IN ('a') LIMIT 1"))
+        .isInstanceOf(SoqlRejection.class);
+  }
 }

@@ -111,4 +111,59 @@ class SimObjectStoreTest {
         .isInstanceOfSatisfying(
             SoqlRejection.class, r -> assertThat(r.errorCode).isEqualTo("INVALID_TYPE"));
   }
+
+  @Test
+  @DisplayName(
+      "OBJ-13, FEAT-18: revisit shapes: key-only field lists, Id IN (…) on ordinary objects, and"
+          + " on Big Objects IN only next to = on the leading index field; late rows generated;"
+          + " queries logged per object")
+  void obj13_revisitShapes() throws Exception {
+    time.advance(Duration.ofMinutes(10));
+    Instant now = time.now();
+    var late = store.addLate("LoginHistory", now, Duration.ofMinutes(5), Duration.ofMinutes(20), 4);
+    assertThat(late)
+        .extracting(SimObjectRecord::timestamp)
+        .containsExactly(
+            now.minus(Duration.ofMinutes(5)),
+            now.minus(Duration.ofMinutes(10)),
+            now.minus(Duration.ofMinutes(15)),
+            now.minus(Duration.ofMinutes(20)));
+    List<Map<String, Object>> listed =
+        store.query(
+            "SELECT Id, LoginTime FROM LoginHistory WHERE LoginTime >= 2024-05-01T10:00:00.000Z"
+                + " AND LoginTime < 2024-05-01T12:00:00.000Z ORDER BY LoginTime DESC, Id DESC"
+                + " LIMIT 3");
+    assertThat(listed).hasSize(3);
+    assertThat(listed.getFirst().keySet()).containsExactly("attributes", "Id", "LoginTime");
+    List<Map<String, Object>> byId =
+        store.query(
+            "SELECT FIELDS(ALL) FROM LoginHistory WHERE Id IN ('"
+                + late.get(0).id()
+                + "','"
+                + late.get(3).id()
+                + "') LIMIT 200");
+    assertThat(byId)
+        .extracting(r -> r.get("Id"))
+        .containsExactlyInAnyOrder(late.get(0).id(), late.get(3).id());
+    assertThat(store.queries("LoginHistory")).hasSize(2);
+
+    var tie = store.addTieGroup("LoginEvent", T0, 3);
+    String tb = (String) tie.get(1).get("EventIdentifier");
+    assertThat(
+            store.query(
+                "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate = 2024-05-01T10:00:00.000Z AND"
+                    + " EventIdentifier IN ('"
+                    + tb
+                    + "') LIMIT 200"))
+        .singleElement()
+        .satisfies(r -> assertThat(r.get("EventIdentifier")).isEqualTo(tb));
+    assertThatThrownBy(
+            () ->
+                store.query(
+                    "SELECT FIELDS(ALL) FROM LoginEvent WHERE EventDate >= 2024-05-01T10:00:00.000Z"
+                        + " AND EventIdentifier IN ('x') LIMIT 200"))
+        .isInstanceOfSatisfying(
+            SoqlRejection.class,
+            r -> assertThat(r.errorCode).isEqualTo("BIG_OBJECT_UNSUPPORTED_OPERATION"));
+  }
 }

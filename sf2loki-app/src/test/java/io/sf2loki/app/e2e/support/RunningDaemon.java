@@ -41,11 +41,12 @@ public final class RunningDaemon implements AutoCloseable {
   private final Thread thread;
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-  private RunningDaemon(Sf2lokiConfig cfg, MetricReader reader, UnaryOperator<Sink> decorator) {
+  private RunningDaemon(
+      Sf2lokiConfig cfg, MetricReader reader, UnaryOperator<Sink> decorator, TimeSource time) {
     this.daemon =
         new Daemon(
             cfg,
-            new DaemonOptions(false, reader, decorator, FAST),
+            new DaemonOptions(false, reader, decorator, time),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     this.task = new FutureTask<>(() -> daemon.run(stopSignal));
     this.thread = Thread.ofPlatform().name("e2e-pubsub-daemon").start(task);
@@ -55,7 +56,13 @@ public final class RunningDaemon implements AutoCloseable {
   public static RunningDaemon start(
       Path configFile, MetricReader reader, UnaryOperator<Sink> decorator) {
     Sf2lokiConfig cfg = new ConfigLoader().load(configFile, Map.of());
-    return new RunningDaemon(cfg, reader, decorator);
+    return new RunningDaemon(cfg, reader, decorator, FAST);
+  }
+
+  /** Loads {@code configFile} and starts the daemon on {@code time} (e.g. real sleeps). */
+  public static RunningDaemon start(Path configFile, MetricReader reader, TimeSource time) {
+    Sf2lokiConfig cfg = new ConfigLoader().load(configFile, Map.of());
+    return new RunningDaemon(cfg, reader, UnaryOperator.identity(), time);
   }
 
   /** As {@link #start(Path, MetricReader, UnaryOperator)} with the plain sink. */
