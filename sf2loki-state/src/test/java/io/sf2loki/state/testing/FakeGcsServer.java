@@ -37,6 +37,7 @@ public final class FakeGcsServer implements AutoCloseable {
   private final Map<String, Blob> objects = new HashMap<>();
   private long nextGeneration = 1_764_000_000_000_000L;
   private int writes;
+  private volatile String lastAuthorization;
 
   private FakeGcsServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -72,6 +73,11 @@ public final class FakeGcsServer implements AutoCloseable {
     return b == null ? null : new String(b.content(), StandardCharsets.UTF_8);
   }
 
+  /** The {@code Authorization} header of the last request, or null when it had none. */
+  public String lastAuthorization() {
+    return lastAuthorization;
+  }
+
   /** Successful uploads so far. */
   public synchronized int writes() {
     return writes;
@@ -97,6 +103,7 @@ public final class FakeGcsServer implements AutoCloseable {
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
       byte[] body = ex.getRequestBody().readAllBytes();
+      lastAuthorization = ex.getRequestHeaders().getFirst("Authorization");
       Map<String, String> q = query(ex.getRequestURI().getRawQuery());
       String path = ex.getRequestURI().getRawPath();
       String method = ex.getRequestMethod();
