@@ -21,9 +21,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The chart {@code deploy/helm/sf2loki} run through the real Helm engine (helm-java's bundled native
- * Helm library): {@code lint} and {@code template}, the rendered stream parsed into fabric8 model
- * objects (custom resources such as PodMonitor become {@code GenericKubernetesResource}).
+ * The chart {@code deploy/helm/sf2loki} run through the real Helm engine (helm-java's bundled
+ * native Helm library): {@code lint} and {@code template}, the rendered stream parsed into fabric8
+ * model objects (custom resources such as PodMonitor become {@code GenericKubernetesResource}).
  */
 final class HelmChart {
   static final String RELEASE = "sf2loki";
@@ -43,7 +43,9 @@ final class HelmChart {
     return name == null ? null : dir().resolve("ci").resolve(name);
   }
 
-  /** {@code helm template} with an optional values file and {@code --set} pairs; throws on failure. */
+  /**
+   * {@code helm template} with an optional values file and {@code --set} pairs; throws on failure.
+   */
   static String template(Path values, Map<String, Object> sets) {
     TemplateCommand t = new Helm(dir()).template().withName(RELEASE).withNamespace(NAMESPACE);
     if (values != null) {
@@ -61,8 +63,8 @@ final class HelmChart {
   }
 
   /**
-   * {@code helm lint --strict} of the chart with {@code values} merged over its values.yaml (helm-java
-   * 0.0.15's lint takes no values file, so the merge happens in a copy of the chart).
+   * {@code helm lint --strict} of the chart with {@code values} merged over its values.yaml
+   * (helm-java 0.0.15's lint takes no values file, so the merge happens in a copy of the chart).
    */
   static LintResult lint(Path values, Path workDir) throws IOException {
     Path copy = workDir.resolve("sf2loki");

@@ -71,7 +71,8 @@ class HelmChartTest {
   }
 
   @Test
-  @DisplayName("DEP-6: default pod: probes, port, resources, grace, Recreate, PVC state, /tmp emptyDir")
+  @DisplayName(
+      "DEP-6: default pod: probes, port, resources, grace, Recreate, PVC state, /tmp emptyDir")
   void dep6_defaultPod() {
     HelmChart.Rendered r = HelmChart.render(null, Map.of());
     Deployment d = r.one(Deployment.class);
@@ -85,10 +86,13 @@ class HelmChartTest {
     Container c = container(r);
     assertProbe(c.getReadinessProbe(), "/readyz", 20, 15, 3, 3);
     assertProbe(c.getLivenessProbe(), "/healthz", 10, 15, 3, 3);
-    assertThat(c.getPorts()).singleElement().satisfies(p -> {
-      assertThat(p.getName()).isEqualTo("health");
-      assertThat(p.getContainerPort()).isEqualTo(8080);
-    });
+    assertThat(c.getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getName()).isEqualTo("health");
+              assertThat(p.getContainerPort()).isEqualTo(8080);
+            });
     assertThat(c.getArgs()).containsExactly("--config", "/etc/sf2loki/config.yaml");
     assertThat(c.getResources().getRequests()).containsOnlyKeys("cpu", "memory");
     assertThat(c.getResources().getRequests().get("cpu").toString()).isEqualTo("100m");
@@ -157,8 +161,7 @@ class HelmChartTest {
     assertThat(d.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
     assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
         .isEqualTo(1);
-    assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal())
-        .isEqualTo(1);
+    assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(1);
     PodSpec pod = d.getSpec().getTemplate().getSpec();
     // a standby answers 503 on /readyz; readiness must not block rollouts and drains
     assertProbe(container(r).getReadinessProbe(), "/healthz", 20, 15, 3, 3);
@@ -199,7 +202,10 @@ class HelmChartTest {
     assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
     assertThat(pdb.getSpec().getSelector().getMatchLabels())
         .isEqualTo(d.getSpec().getSelector().getMatchLabels());
-    assertThat(pod.getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+    assertThat(
+            pod.getAffinity()
+                .getPodAntiAffinity()
+                .getPreferredDuringSchedulingIgnoredDuringExecution())
         .extracting(t -> t.getPodAffinityTerm().getTopologyKey())
         .containsExactly("kubernetes.io/hostname", "topology.kubernetes.io/zone");
     assertThat(pod.getTopologySpreadConstraints())
@@ -223,7 +229,8 @@ class HelmChartTest {
   }
 
   @Test
-  @DisplayName("DEP-5: rendering fails for replicas > 1 without ha, ha without SA, lease or object store")
+  @DisplayName(
+      "DEP-5: rendering fails for replicas > 1 without ha, ha without SA, lease or object store")
   void dep5_renderFailures() {
     assertThatThrownBy(() -> HelmChart.render(null, Map.of("replicaCount", 2)))
         .hasMessageContaining("replicaCount=2 needs ha.enabled=true");
@@ -254,12 +261,16 @@ class HelmChartTest {
     HelmChart.Rendered r =
         HelmChart.render(null, Map.of("persistence.enabled", false, "allowEphemeralState", true));
     assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
-    assertThat(volumes(r.one(Deployment.class).getSpec().getTemplate().getSpec()).get("state").getEmptyDir())
+    assertThat(
+            volumes(r.one(Deployment.class).getSpec().getTemplate().getSpec())
+                .get("state")
+                .getEmptyDir())
         .isNotNull();
   }
 
   @Test
-  @DisplayName("DEP-4: PodMonitor scrapes /metrics on the health port; PrometheusRule carries the rules file")
+  @DisplayName(
+      "DEP-4: PodMonitor scrapes /metrics on the health port; PrometheusRule carries the rules file")
   void dep4_podMonitorAndRules() {
     HelmChart.Rendered r = HelmChart.render(POD_MONITOR, Map.of());
     assertThat(r.all(Service.class)).isEmpty();
@@ -270,7 +281,8 @@ class HelmChartTest {
     @SuppressWarnings("unchecked")
     Map<String, Object> pmSpec = (Map<String, Object>) pm.getAdditionalProperties().get("spec");
     @SuppressWarnings("unchecked")
-    List<Map<String, Object>> endpoints = (List<Map<String, Object>>) pmSpec.get("podMetricsEndpoints");
+    List<Map<String, Object>> endpoints =
+        (List<Map<String, Object>>) pmSpec.get("podMetricsEndpoints");
     assertThat(endpoints)
         .singleElement()
         .satisfies(

@@ -3,7 +3,10 @@ package io.sf2loki.deploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Paths of the checkout and the build, given by surefire ({@code sf2loki.repo}, {@code sf2loki.version}). */
+/**
+ * Paths of the checkout and the build, given by surefire ({@code sf2loki.repo}, {@code
+ * sf2loki.version}).
+ */
 final class Repo {
   private Repo() {}
 
@@ -22,7 +25,8 @@ final class Repo {
   static String version() {
     String v = System.getProperty("sf2loki.version");
     if (v == null || v.isBlank()) {
-      throw new IllegalStateException("system property sf2loki.version is not set (run through Maven)");
+      throw new IllegalStateException(
+          "system property sf2loki.version is not set (run through Maven)");
     }
     return v;
   }
