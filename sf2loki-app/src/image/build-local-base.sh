@@ -11,6 +11,11 @@
 set -euo pipefail
 jdk="$1"
 out="$2"
+# up to date: newer than this script and than the JDK it was made from (`mvn clean` forces a rebuild)
+if [ -f "$out" ] && [ "$out" -nt "$0" ] && [ "$out" -nt "$jdk/release" ]; then
+  echo "local base image: $out is up to date"
+  exit 0
+fi
 work="$(dirname "$out")/local-base"
 rm -rf "$work" "$out"
 root="$work/rootfs"

@@ -63,6 +63,25 @@ class ImageArchiveTest {
 
   @Test
   @DisplayName(
+      "DEP-11: the base is named in the labels: the local jlink base here, else the digest-pinned Temurin JRE")
+  void dep11_baseNamed() throws Exception {
+    String pom = java.nio.file.Files.readString(Repo.root().resolve("sf2loki-app/pom.xml"));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "<sf2loki.image.temurin>(eclipse-temurin:25-jre@sha256:[0-9a-f]{64})</sf2loki.image.temurin>")
+            .matcher(pom);
+    assertThat(m.find()).as("release base pinned by digest in sf2loki-app/pom.xml").isTrue();
+    String base = image.config.at("/config/Labels/org.opencontainers.image.base.name").asText();
+    if (image.config.at("/config/Labels/io.sf2loki.base").isMissingNode()) {
+      assertThat(base).isEqualTo(m.group(1));
+    } else {
+      assertThat(base).startsWith("sf2loki-local-base").contains("not a release base");
+      assertThat(image.env()).containsEntry("JAVA_HOME", "/opt/java/openjdk");
+    }
+  }
+
+  @Test
+  @DisplayName(
       "DEP-2: application files are root-owned and not writable by the runtime user; the state dir is")
   void dep2_ownership() throws Exception {
     List<String> app = new ArrayList<>();
