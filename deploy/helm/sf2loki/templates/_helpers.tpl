@@ -104,3 +104,62 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- fail "state.store=file with persistence.enabled=false loses every checkpoint with the pod: enable persistence or set allowEphemeralState=true (DEP-6)" -}}
 {{- end -}}
 {{- end -}}
+
+{{/* A Kubernetes quantity (Ki/Mi/Gi/Ti, k/M/G/T or plain bytes) as whole bytes. */}}
+{{- define "sf2loki.bytes" -}}
+{{- $s := toString . -}}
+{{- $units := list (list "Ki" 1024) (list "Mi" 1048576) (list "Gi" 1073741824) (list "Ti" 1099511627776) (list "k" 1000) (list "M" 1000000) (list "G" 1000000000) (list "T" 1000000000000) -}}
+{{- $bytes := "" -}}
+{{- range $units -}}
+{{- if and (not $bytes) (hasSuffix (index . 0) $s) -}}
+{{- $bytes = mul (trimSuffix (index . 0) $s | int64) (index . 1) | toString -}}
+{{- end -}}
+{{- end -}}
+{{- default ($s | int64 | toString) $bytes -}}
+{{- end -}}
+
+{{/* A key of a map, or the default when the key is absent (0 and false are kept). */}}
+{{- define "sf2loki.getOr" -}}
+{{- $m := index . 0 | default dict -}}
+{{- if hasKey $m (index . 1) -}}{{- index $m (index . 1) | toString -}}{{- else -}}{{- index . 2 | toString -}}{{- end -}}
+{{- end -}}
+
+{{/*
+The DEP-3 heap estimate in MiB for the effective configuration: 3 × queue_max_bytes + Σ over orgs with
+Pub/Sub of (bridge_max_bytes + topics × default_num_requested × 1 MiB, `*` = 20 topics)
++ eventlogfile.concurrency × 8 MiB + the largest max_catchup_bytes of an org's big objects + 256 MiB.
+*/}}
+{{- define "sf2loki.heapEstimateMiB" -}}
+{{- $c := include "sf2loki.configMap" . | fromYaml -}}
+{{- $mi := 1048576 -}}
+{{- $batch := ((get $c "sink" | default dict).loki | default dict).batch | default dict -}}
+{{- $total := mul 3 (include "sf2loki.getOr" (list $batch "queue_max_bytes" 268435456) | int64) -}}
+{{- $orgSources := list -}}
+{{- if get $c "orgs" -}}
+{{- range (get $c "orgs") -}}{{- $orgSources = append $orgSources (.sources | default dict) -}}{{- end -}}
+{{- else -}}
+{{- $orgSources = list (get $c "sources" | default dict) -}}
+{{- end -}}
+{{- range $src := $orgSources -}}
+{{- $ps := $src.pubsub | default dict -}}
+{{- if eq (include "sf2loki.getOr" (list $ps "enabled" true)) "true" -}}
+{{- $topics := 0 -}}
+{{- range ($ps.topics | default list) -}}{{- $topics = add $topics (ternary 20 1 (eq (toString .) "*")) -}}{{- end -}}
+{{- $credits := mul $topics (include "sf2loki.getOr" (list $ps "default_num_requested" 100) | int64) $mi -}}
+{{- $total = add $total (include "sf2loki.getOr" (list $ps "bridge_max_bytes" 134217728) | int64) $credits -}}
+{{- end -}}
+{{- $elf := $src.eventlogfile | default dict -}}
+{{- if eq (include "sf2loki.getOr" (list $elf "enabled" false)) "true" -}}
+{{- $total = add $total (mul (include "sf2loki.getOr" (list $elf "concurrency" 4) | int64) 8 $mi) -}}
+{{- end -}}
+{{- $objs := $src.eventlog_objects | default dict -}}
+{{- if eq (include "sf2loki.getOr" (list $objs "enabled" false)) "true" -}}
+{{- $largest := 0 -}}
+{{- range ($objs.objects | default list) -}}
+{{- if .big_object -}}{{- $largest = max $largest (include "sf2loki.getOr" (list . "max_catchup_bytes" 67108864) | int64) -}}{{- end -}}
+{{- end -}}
+{{- $total = add $total $largest -}}
+{{- end -}}
+{{- end -}}
+{{- add (div $total $mi) 256 -}}
+{{- end -}}

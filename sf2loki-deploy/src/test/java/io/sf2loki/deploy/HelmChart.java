@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +57,22 @@ final class HelmChart {
     return t.call();
   }
 
+  /**
+   * The release notes (NOTES.txt) of a client-only dry-run install: {@code helm template} does not
+   * render them.
+   */
+  static String notes(String valueSet, Map<String, Object> sets) {
+    InstallCommand i =
+        new Helm(dir()).install().withName(RELEASE).withNamespace(NAMESPACE).dryRun().clientOnly();
+    if (valueSet != null) {
+      i = i.withValuesFile(valueSet(valueSet));
+    }
+    for (Map.Entry<String, Object> e : sets.entrySet()) {
+      i = i.set(e.getKey(), e.getValue());
+    }
+    return i.call().getOutput();
+  }
+
   /** The rendered manifests of a value set, parsed. */
   static Rendered render(String valueSet, Map<String, Object> sets) {
     return Rendered.parse(template(valueSet(valueSet), sets));
@@ -88,9 +104,7 @@ final class HelmChart {
 
   /** Helm's coalescing: maps merge, everything else (and null, which deletes) replaces. */
   private static void merge(ObjectNode base, JsonNode over) {
-    Iterator<Map.Entry<String, JsonNode>> it = over.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : over.properties()) {
       JsonNode old = base.get(e.getKey());
       if (e.getValue().isNull()) {
         base.remove(e.getKey());

@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -321,6 +322,88 @@ class HelmChartTest {
         .hasMessageContaining("digest");
     assertThatThrownBy(() -> HelmChart.render(null, Map.of("persistance.enabled", true)))
         .hasMessageContaining("persistance");
+  }
+
+  @Test
+  @DisplayName(
+      "DEP-7: optional default-deny NetworkPolicy: DNS, the health port, listed egress pairs")
+  void dep7_networkPolicy() {
+    assertThat(HelmChart.render(null, Map.of()).kind("NetworkPolicy")).isEmpty();
+    NetworkPolicy np =
+        HelmChart.render(null, Map.of("networkPolicy.enabled", true)).one(NetworkPolicy.class);
+    assertThat(np.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+    assertThat(np.getSpec().getIngress())
+        .singleElement()
+        .satisfies(i -> assertThat(i.getPorts().get(0).getPort().getIntVal()).isEqualTo(8080));
+    List<String> egress =
+        np.getSpec().getEgress().stream()
+            .flatMap(
+                e ->
+                    e.getPorts().stream()
+                        .map(
+                            p ->
+                                (e.getTo() == null || e.getTo().isEmpty()
+                                        ? "any"
+                                        : e.getTo().get(0).getIpBlock().getCidr())
+                                    + ":"
+                                    + p.getPort().getIntVal()
+                                    + "/"
+                                    + p.getProtocol()))
+            .toList();
+    assertThat(egress)
+        .containsExactly("any:53/UDP", "any:53/TCP", "0.0.0.0/0:443/TCP", "0.0.0.0/0:7443/TCP");
+  }
+
+  @Test
+  @DisplayName("DEP-4: ServiceMonitor selects the chart's Service and scrapes /metrics on health")
+  void dep4_serviceMonitor() {
+    HelmChart.Rendered r = HelmChart.render(null, Map.of("metrics.serviceMonitor.enabled", true));
+    GenericKubernetesResource sm =
+        (GenericKubernetesResource) r.kind("ServiceMonitor").orElseThrow();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> spec = (Map<String, Object>) sm.getAdditionalProperties().get("spec");
+    assertThat(spec.get("endpoints").toString()).contains("port=health").contains("path=/metrics");
+    assertThat(spec.get("selector").toString())
+        .contains(r.one(Service.class).getSpec().getSelector().get("app.kubernetes.io/instance"));
+    assertThatThrownBy(
+            () ->
+                HelmChart.render(
+                    null, Map.of("metrics.serviceMonitor.enabled", true, "service.enabled", false)))
+        .hasMessageContaining("metrics.serviceMonitor.enabled needs service.enabled=true");
+  }
+
+  @Test
+  @DisplayName("DEP-4: NOTES name the state back end and the coordinator")
+  void dep4_notes() {
+    assertThat(HelmChart.notes(null, Map.of()))
+        .contains("state back end: file on a PersistentVolumeClaim")
+        .contains("coordinator:    noop")
+        .doesNotContain("WARN");
+    assertThat(HelmChart.notes(HA, Map.of()))
+        .contains("state back end: s3")
+        .contains(
+            "coordinator:    k8s_lease (lease observability/sf2loki-prod-leader, 2 replicas)");
+  }
+
+  @Test
+  @DisplayName("DEP-6: NOTES warn when 75 % of the memory limit is below the DEP-3 sizing formula")
+  void dep6_sizingWarning() {
+    // defaults: 3 x 256 MiB queues + 128 MiB bridge + 1 topic x 100 credits x 1 MiB + 256 MiB
+    assertThat(HelmChart.notes(null, Map.of("resources.limits.memory", "1Gi")))
+        .contains(
+            "WARN: the heap (75 % of resources.limits.memory 1Gi = 768 MiB) is below the 1252 MiB");
+    // 2Gi gives 1536 MiB of heap: enough for the defaults, not with ELF (4 x 8 MiB) and a `*` topic
+    // (20 x 100 MiB)
+    assertThat(HelmChart.notes(null, Map.of("resources.limits.memory", "2Gi")))
+        .doesNotContain("WARN");
+    assertThat(
+            HelmChart.notes(
+                null,
+                Map.of(
+                    "resources.limits.memory", "2Gi",
+                    "config.sources.eventlogfile.enabled", true,
+                    "config.sources.pubsub.topics[0]", "*")))
+        .contains("= 1536 MiB) is below the 3184 MiB");
   }
 
   private static void assertProbe(
