@@ -63,8 +63,8 @@ class ImageArchiveTest {
 
   @Test
   @DisplayName(
-      "DEP-11: the base is named in the labels: the local jlink base here, else the digest-pinned Temurin JRE")
-  void dep11_baseNamed() throws Exception {
+      "DEP-12: the base is named in the labels: the local jlink base here, else the digest-pinned Temurin JRE")
+  void dep12_baseNamed() throws Exception {
     String pom = java.nio.file.Files.readString(Repo.root().resolve("sf2loki-app/pom.xml"));
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile(
