@@ -1,0 +1,161 @@
+package io.sf2loki.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The release tarball {@code sf2loki-app/target/sf2loki-<version>.tar.gz} (SPEC DEP-1), extracted
+ * with the system {@code tar} and run with nothing but a Java runtime: JAVA_HOME holds only {@code
+ * bin/java} and {@code release}, PATH only bash, env and nproc (no Maven, no javac).
+ */
+class ReleaseTarballTest {
+  @TempDir static Path tmp;
+  static Path home;
+  static Path javaHome;
+  static Path toolDir;
+
+  @BeforeAll
+  static void extract() throws Exception {
+    Path tarball = Repo.appTarget().resolve("sf2loki-" + Repo.version() + ".tar.gz");
+    assertThat(tarball).as("built by `package` of sf2loki-app").isRegularFile();
+    Path dir = Files.createDirectories(tmp.resolve("x"));
+    Launch.Result r =
+        Launch.run(
+            tmp,
+            Map.of("PATH", "/usr/bin:/bin"),
+            List.of("tar", "-xzf", tarball.toString(), "-C", dir.toString()),
+            60);
+    assertThat(r.exit()).as(r.err()).isZero();
+    try (Stream<Path> top = Files.list(dir)) {
+      assertThat(top.map(p -> p.getFileName().toString()))
+          .containsExactly("sf2loki-" + Repo.version());
+    }
+    home = dir.resolve("sf2loki-" + Repo.version());
+
+    // a JRE-like JAVA_HOME: the runtime's java and release file, nothing else of the JDK
+    javaHome = Files.createDirectories(tmp.resolve("jre/bin")).getParent();
+    Path realJava = Path.of(System.getProperty("java.home"));
+    Files.createSymbolicLink(javaHome.resolve("bin/java"), realJava.resolve("bin/java"));
+    Files.copy(realJava.resolve("release"), javaHome.resolve("release"));
+    toolDir = Launch.toolDir(tmp, "bash", "env", "nproc");
+  }
+
+  @Test
+  @DisplayName(
+      "DEP-1: the tarball holds bin/sf2loki (0755), lib/ = the runtime class path, config, LICENSE")
+  void dep1_entries() throws IOException {
+    Path launcher = home.resolve("bin/sf2loki");
+    assertThat(launcher).isRegularFile();
+    assertThat(Files.getPosixFilePermissions(launcher))
+        .contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
+    assertThat(home.resolve("LICENSE")).isRegularFile();
+    assertThat(Files.readString(home.resolve("LICENSE"))).contains("Apache License");
+    assertThat(home.resolve("README.md")).isRegularFile();
+    assertThat(home.resolve("config/sf2loki.example.yaml")).isRegularFile();
+
+    Set<String> lib = names(home.resolve("lib"));
+    assertThat(lib)
+        .contains(
+            "sf2loki-app-" + Repo.version() + ".jar", "sf2loki-core-" + Repo.version() + ".jar");
+    // exactly the runtime class path the build copies to target/dist/lib
+    assertThat(lib).isEqualTo(names(Repo.appTarget().resolve("dist/lib")));
+    assertThat(lib).noneMatch(n -> n.startsWith("junit") || n.startsWith("assertj"));
+    assertThat(lib).noneMatch(n -> n.startsWith("wiremock") || n.startsWith("mockito"));
+  }
+
+  @Test
+  @DisplayName("DEP-1: bin/sf2loki --version runs with only a Java runtime and no Maven on PATH")
+  void dep1_launcherNeedsOnlyARuntime() throws Exception {
+    Map<String, String> env = Map.of("JAVA_HOME", javaHome.toString(), "PATH", toolDir.toString());
+    Launch.Result r =
+        Launch.run(tmp, env, List.of(home.resolve("bin/sf2loki").toString(), "--version"), 60);
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out().strip()).isEqualTo("sf2loki " + Repo.version());
+
+    // without JAVA_HOME: java from PATH
+    Path javaOnPath = Files.createDirectories(tmp.resolve("path-java"));
+    Files.createSymbolicLink(javaOnPath.resolve("java"), javaHome.resolve("bin/java"));
+    Launch.Result viaPath =
+        Launch.run(
+            tmp,
+            Map.of("PATH", toolDir + ":" + javaOnPath),
+            List.of(home.resolve("bin/sf2loki").toString(), "--version"),
+            60);
+    assertThat(viaPath.exit()).as(viaPath.err()).isZero();
+    assertThat(viaPath.out().strip()).isEqualTo("sf2loki " + Repo.version());
+  }
+
+  @Test
+  @DisplayName(
+      "DEP-1: the launcher refuses a Java older than 21, naming it, without starting a JVM")
+  void dep1_refusesOldJava() throws Exception {
+    Path old = Files.createDirectories(tmp.resolve("java17/bin")).getParent();
+    Files.writeString(old.resolve("bin/java"), "#!/usr/bin/env bash\necho started >&2\nexit 7\n");
+    old.resolve("bin/java").toFile().setExecutable(true);
+    Files.writeString(old.resolve("release"), "IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"17.0.15\"\n");
+    Launch.Result r =
+        Launch.run(
+            tmp,
+            Map.of("JAVA_HOME", old.toString(), "PATH", toolDir.toString()),
+            List.of(home.resolve("bin/sf2loki").toString(), "--version"),
+            60);
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err())
+        .contains("is Java 17; sf2loki needs Java 21 or newer")
+        .doesNotContain("started");
+  }
+
+  @Test
+  @DisplayName("DEP-1: the shipped example configuration passes --check (CLI-4)")
+  void dep1_exampleConfigChecks() throws Exception {
+    KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+    g.initialize(2048);
+    String pem =
+        "-----BEGIN PRIVATE KEY-----\n"
+            + Base64.getMimeEncoder(64, "\n".getBytes())
+                .encodeToString(g.generateKeyPair().getPrivate().getEncoded())
+            + "\n-----END PRIVATE KEY-----\n";
+    Path key = Files.writeString(tmp.resolve("private_key"), pem);
+    Map<String, String> env =
+        Map.of(
+            "JAVA_HOME", javaHome.toString(),
+            "PATH", toolDir.toString(),
+            // the example's paths are the container's; point them into the test directory
+            "SF2LOKI_SALESFORCE__PRIVATE_KEY_FILE", key.toString(),
+            "SF2LOKI_STATE__FILE__PATH", tmp.resolve("state/state.json").toString());
+    Launch.Result r =
+        Launch.run(
+            tmp,
+            env,
+            List.of(
+                home.resolve("bin/sf2loki").toString(),
+                "--config",
+                home.resolve("config/sf2loki.example.yaml").toString(),
+                "--check"),
+            60);
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("config check OK");
+  }
+
+  private static Set<String> names(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString())
+          .collect(Collectors.toCollection(java.util.TreeSet::new));
+    }
+  }
+}
