@@ -5,7 +5,10 @@ import io.sf2loki.core.time.StopSignal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Collections;
 import java.util.Objects;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * The {@code Retry-After} gate of one Loki tenant, shared by every lane pushing through the sink
@@ -15,8 +18,9 @@ import java.util.Objects;
  * gate until N seconds after it arrived (a later, longer announcement extends it; a shorter one
  * never shortens it). {@link #enter} waits, stop-aware, on the injected {@link Sleeper} until the
  * gate is open. After an announcement the gate lets one request through at a time (a probe): the
- * others wait for its answer, so two lanes never both run into the next window. The probing ends
- * with the first answer that announces no {@code Retry-After}. Thread-safe.
+ * others wait for its answer, so two lanes never both run into the next window: they are woken by
+ * the probe's {@link #exit} or by a stop signal firing (no polling, no real-time wait). The probing
+ * ends with the first answer that announces no {@code Retry-After}. Thread-safe.
  */
 final class TenantGate {
   /** What {@link #enter} granted; pass it to {@link #exit}. */
@@ -32,8 +36,6 @@ final class TenantGate {
   /** The outcome of one {@link #enter}: the pass and whether the caller had to wait. */
   record Entry(Pass pass, boolean waited) {}
 
-  private static final long PROBE_POLL_MILLIS = 50;
-
   /** No announcement served. */
   static final long NONE = -1;
 
@@ -46,6 +48,12 @@ final class TenantGate {
   private long announcement;
   private boolean probing;
   private boolean probeBusy;
+
+  /** Stop signals whose firing wakes the probe waiters; each gets one listener. Guarded by this. */
+  private final Set<StopSignal> watched = Collections.newSetFromMap(new WeakHashMap<>());
+
+  /** Runs, holding the gate's monitor, just before a lane waits for the probe (tests). */
+  private Runnable probeWaitHook = () -> {};
 
   TenantGate(InstantSource clock, Sleeper sleeper) {
     this.clock = Objects.requireNonNull(clock);
@@ -81,11 +89,14 @@ final class TenantGate {
             probeBusy = true;
             return new Entry(Pass.PROBE, waited);
           }
+          watch(stop); // before the check: a stop firing after it notifies this wait
+          watch(closed);
           if (stop.isStopped() || closed.isStopped()) {
             return new Entry(Pass.STOPPED, waited);
           }
           waited = true;
-          wait(PROBE_POLL_MILLIS); // the probe's answer notifies
+          probeWaitHook.run();
+          wait(); // the probe's exit or a stop notifies
           continue;
         }
       }
@@ -121,6 +132,22 @@ final class TenantGate {
     }
     notifyAll();
     return made;
+  }
+
+  /** Guarded by this. A stop signal is watched once for the gate's life (weakly held). */
+  private void watch(StopSignal signal) {
+    if (watched.add(signal)) {
+      signal.onStop(this::wake);
+    }
+  }
+
+  private synchronized void wake() {
+    notifyAll();
+  }
+
+  /** Sets what runs, holding the monitor, just before a lane waits for the probe (tests). */
+  synchronized void onProbeWait(Runnable hook) {
+    probeWaitHook = Objects.requireNonNull(hook);
   }
 
   /** The instant before which no request is sent (for tests and logs). */

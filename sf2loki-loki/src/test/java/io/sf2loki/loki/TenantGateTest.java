@@ -82,4 +82,64 @@ class TenantGateTest {
     gate.exit(TenantGate.Pass.OPEN, Duration.ofSeconds(30));
     assertThat(gate.enter(TenantGate.NONE, stop, closed).pass()).isEqualTo(TenantGate.Pass.STOPPED);
   }
+
+  /** Starts {@code enter} on another thread; returns once that lane waits for the probe. */
+  private CompletableFuture<TenantGate.Entry> waitingLane() throws InterruptedException {
+    CountDownLatch waiting = new CountDownLatch(1);
+    gate.onProbeWait(waiting::countDown);
+    CompletableFuture<TenantGate.Entry> lane =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return gate.enter(TenantGate.NONE, stop, closed);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+    return lane;
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-17: a lane waiting for the probe proceeds when the probe's answer arrives, on no"
+          + " timer; after an answer announcing a new window it waits that window on the injected"
+          + " sleeper and never passes before it ends")
+  void waitingLaneFollowsTheProbe() throws Exception {
+    gate.exit(TenantGate.Pass.OPEN, Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
+    TenantGate.Entry probe = gate.enter(TenantGate.NONE, stop, closed);
+    assertThat(probe.pass()).isEqualTo(TenantGate.Pass.PROBE);
+
+    // the probe is answered 429 Retry-After: 4: the waiting lane sleeps exactly that window
+    CompletableFuture<TenantGate.Entry> lane = waitingLane();
+    Instant answered = time.now();
+    gate.exit(probe.pass(), Duration.ofSeconds(4));
+    TenantGate.Entry next = lane.get(10, TimeUnit.SECONDS);
+    assertThat(next).isEqualTo(new TenantGate.Entry(TenantGate.Pass.PROBE, true));
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(4));
+    assertThat(time.now()).isAfterOrEqualTo(answered.plusSeconds(4));
+
+    // the next probe succeeds: the lane waiting for it is woken by the answer, no sleep, no clock
+    CompletableFuture<TenantGate.Entry> third = waitingLane();
+    Instant before = time.now();
+    gate.exit(next.pass(), Duration.ZERO);
+    assertThat(third.get(10, TimeUnit.SECONDS))
+        .isEqualTo(new TenantGate.Entry(TenantGate.Pass.OPEN, true));
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(4));
+    assertThat(time.now()).isEqualTo(before);
+  }
+
+  @Test
+  @DisplayName("SINK-17: a stop wakes a lane waiting for the probe at once: it sends nothing")
+  void stopWakesAProbeWaiter() throws Exception {
+    gate.exit(TenantGate.Pass.OPEN, Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
+    assertThat(gate.enter(TenantGate.NONE, stop, closed).pass()).isEqualTo(TenantGate.Pass.PROBE);
+    CompletableFuture<TenantGate.Entry> lane = waitingLane();
+    closed.stop();
+    assertThat(lane.get(10, TimeUnit.SECONDS))
+        .isEqualTo(new TenantGate.Entry(TenantGate.Pass.STOPPED, true));
+    assertThat(time.sleeps()).isEmpty();
+  }
 }

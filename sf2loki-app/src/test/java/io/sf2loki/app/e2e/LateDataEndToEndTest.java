@@ -3,6 +3,7 @@ package io.sf2loki.app.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.app.demo.DemoScenario;
+import io.sf2loki.app.e2e.support.Await;
 import io.sf2loki.app.e2e.support.ChildJvm;
 import io.sf2loki.app.e2e.support.ConfigText;
 import io.sf2loki.app.e2e.support.RunningDaemon;
@@ -107,11 +108,7 @@ class LateDataEndToEndTest {
 
   private static void await(String what, Duration limit, BooleanSupplier cond)
       throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (!cond.getAsBoolean()) {
-      assertThat(System.nanoTime()).as(what).isLessThan(deadline);
-      TimeUnit.MILLISECONDS.sleep(20); // loopback network e2e: poll the receiver
-    }
+    Await.until(what, limit, cond);
   }
 
   @Test
