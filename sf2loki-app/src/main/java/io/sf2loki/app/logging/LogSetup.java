@@ -8,8 +8,14 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.temporal.Temporal;
+import java.time.temporal.TemporalAmount;
 import java.util.List;
 import java.util.Locale;
 import net.logstash.logback.composite.JsonProvider;
@@ -20,6 +26,7 @@ import net.logstash.logback.composite.loggingevent.LoggingEventFormattedTimestam
 import net.logstash.logback.composite.loggingevent.MdcJsonProvider;
 import net.logstash.logback.composite.loggingevent.MessageJsonProvider;
 import net.logstash.logback.composite.loggingevent.StackTraceJsonProvider;
+import net.logstash.logback.decorate.JsonFactoryDecorator;
 import net.logstash.logback.encoder.LoggingEventCompositeJsonEncoder;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
@@ -169,6 +176,13 @@ public final class LogSetup {
   static Encoder<ILoggingEvent> jsonEncoder(LoggerContext ctx) {
     LoggingEventCompositeJsonEncoder enc = new LoggingEventCompositeJsonEncoder();
     enc.setContext(ctx);
+    enc.setJsonFactoryDecorator(
+        new JsonFactoryDecorator() {
+          @Override
+          public JsonFactory decorate(JsonFactory factory) {
+            return timeAsText(factory);
+          }
+        });
     LoggingEventFormattedTimestampJsonProvider ts =
         new LoggingEventFormattedTimestampJsonProvider();
     ts.setFieldName("timestamp");
@@ -196,5 +210,20 @@ public final class LogSetup {
     }
     enc.start();
     return enc;
+  }
+
+  /**
+   * Renders {@code java.time} key/values ({@code Instant}, {@code OffsetDateTime}, {@code
+   * Duration}, …) as their ISO-8601 {@code toString()}. Without it Jackson refuses them and the
+   * encoder drops the whole event without a trace.
+   */
+  private static JsonFactory timeAsText(JsonFactory factory) {
+    if (factory.getCodec() instanceof ObjectMapper mapper) {
+      SimpleModule time = new SimpleModule("sf2loki-java-time");
+      time.addSerializer(Temporal.class, ToStringSerializer.instance);
+      time.addSerializer(TemporalAmount.class, ToStringSerializer.instance);
+      mapper.registerModule(time);
+    }
+    return factory;
   }
 }

@@ -67,6 +67,25 @@ class LogSetupTest {
   }
 
   @Test
+  @DisplayName("OBS-9: json keeps an event whose key/values are java.time values (ISO-8601 text)")
+  void jsonRendersTimeValues() throws Exception {
+    LogSetup.configure(ctx, Level.INFO, LogSetup.Format.JSON, out);
+    Logger log = ctx.getLogger("io.sf2loki.test");
+    log.atInfo()
+        .addKeyValue("row_timestamp", java.time.Instant.parse("2026-12-02T04:00:00.123456789Z"))
+        .addKeyValue("wait", java.time.Duration.ofMillis(1500))
+        .addKeyValue("at", java.time.OffsetDateTime.parse("2026-12-02T05:00:00+01:00"))
+        .log("late row recovered by the revisit");
+
+    List<String> lines = lines();
+    assertThat(lines).hasSize(1);
+    JsonNode n = new ObjectMapper().readTree(lines.get(0));
+    assertThat(n.get("row_timestamp").asText()).isEqualTo("2026-12-02T04:00:00.123456789Z");
+    assertThat(n.get("wait").asText()).isEqualTo("PT1.5S");
+    assertThat(n.get("at").asText()).isEqualTo("2026-12-02T05:00+01:00");
+  }
+
+  @Test
   @DisplayName("OBS-9: logfmt carries the same fields as key=value on one line")
   void logfmt() {
     LogSetup.configure(ctx, Level.DEBUG, LogSetup.Format.LOGFMT, out);

@@ -188,7 +188,7 @@ public final class Revisit {
         .addKeyValue("source", source)
         .addKeyValue("object", object)
         .addKeyValue("key", key)
-        .addKeyValue("timestamp", at)
+        .addKeyValue("row_timestamp", at.toString())
         .addKeyValue("lag_seconds", Duration.between(at, serverNow).toSeconds())
         .log("late row recovered by the revisit");
   }
