@@ -281,6 +281,7 @@ final class ConfigBinder {
       for (int i = 0; i < orgs.size(); i++) {
         String base = multiOrg ? "orgs." + i + ".sources" : "sources";
         checkElfLabelCount(orgs.get(i).sources().eventlogfile(), loki, multiOrg, base);
+        RevisitWindowCheck.check(orgs.get(i).sources(), loki.outOfOrderWindow(), base, warnings);
       }
     }
 

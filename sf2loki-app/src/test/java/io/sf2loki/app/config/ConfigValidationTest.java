@@ -396,6 +396,37 @@ class ConfigValidationTest {
   }
 
   @Test
+  @DisplayName("OBJ-13: a revisit_window wider than sink.loki.out_of_order_window loads but warns")
+  void revisitWiderThanOutOfOrderWindowWarns() {
+    String objects =
+        "  eventlog_objects:\n    enabled: true\n    objects:\n"
+            + "      - {name: LoginHistory, timestamp_field: LoginTime, revisit_window: 2h}\n"
+            + "      - {name: SetupAuditTrail, timestamp_field: CreatedDate}\n"
+            + "  apexlog:\n    enabled: true\n    revisit_window: 45m\n";
+    String yaml =
+        MINIMAL
+            .replace("sink:\n", objects + "sink:\n")
+            .replace("push\n", "push\n    out_of_order_window: 30m\n");
+    Sf2lokiConfig cfg = load(dir, yaml);
+    assertThat(cfg.warnings())
+        .hasSize(2)
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .startsWith("sources.eventlog_objects.objects.0.revisit_window=PT2H")
+                    .contains("out_of_order_window=PT30M"))
+        .anySatisfy(w -> assertThat(w).startsWith("sources.apexlog.revisit_window=PT45M"));
+    assertThat(
+            load(dir, yaml.replace("out_of_order_window: 30m", "out_of_order_window: 0s"))
+                .warnings())
+        .isEmpty();
+    assertThat(
+            load(dir, yaml.replace("out_of_order_window: 30m", "out_of_order_window: 3h"))
+                .warnings())
+        .isEmpty();
+  }
+
+  @Test
   @DisplayName("PS-19: a topic name without /event/ or /data/ loads but warns once")
   void topicWithoutPrefixWarns() {
     String yaml =
