@@ -18,6 +18,7 @@
 #   b  EndToEnd --phases b (real LokiHttpSink to a discard receiver JVM)
 #   d  EndToEnd --phases d (Pub/Sub against the simulator JVM)
 #   f  EndToEnd --phases f (push latency p50/p99; its own JVM, fresh heap)
+# An error printed as 0 means JMH had too few samples for one (--quick).
 # Options: --phases LIST, --rounds N (1), --repeat N (3), --forks N (3), --iterations N (5),
 #   --rows-per-file N (100000), --pubsub-events N (300000), --latency-seconds N (10),
 #   --no-build (use the checkouts' existing target/), --quick (forks 1, iterations 2, repeat 1,
@@ -42,12 +43,12 @@ while [ $# -gt 0 ]; do
     --latency-seconds) latency=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     --quick) forks=1 iterations=2 repeat=1 rows=20000 events=30000 latency=3; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     --*) echo "unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-[ $# -ge 2 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,25p' "$0" >&2; exit 2; }
 out=$1; shift
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -102,7 +103,8 @@ done
     for f in "$out/$n"/c-*.json; do
       [ -e "$f" ] || continue
       jq -r '[.[] | {n: (.benchmark | split(".") | .[-2:] | join(".")),
-                    s: .primaryMetric.score, e: .primaryMetric.scoreError}]
+                    s: .primaryMetric.score,
+                    e: (.primaryMetric.scoreError | if type == "number" then . else 0 end)}]
              | (.[] | "  (c) \(.n): \(.s * 10 | round / 10) ± \(.e * 10 | round / 10) ns/row"),
                "  (c) stage-sum limit: \((map(.s) | add) * 10 | round / 10) ± \((map(.e * .e) | add | sqrt) * 10 | round / 10) ns/row = \(1e9 / (map(.s) | add) | round) rows/s"' "$f"
     done

@@ -86,12 +86,7 @@ public final class EndToEnd {
         ProcessStats.loadAverage());
 
     Map<String, byte[]> csv = new LinkedHashMap<>();
-    long csvBytesPerPass = 0;
-    for (String t : BenchData.EVENT_TYPES) {
-      byte[] body = BenchData.csv(t, rowsPerFile);
-      csv.put(t, body);
-      csvBytesPerPass += (long) body.length * files;
-    }
+    long csvBytesPerPass = generate(csv, rowsPerFile, files);
     long rowsPerPass = (long) rowsPerFile * files * csv.size();
     System.out.printf(
         Locale.ROOT,
@@ -103,16 +98,7 @@ public final class EndToEnd {
         csvBytesPerPass / 1048576.0,
         (double) csvBytesPerPass / rowsPerPass);
 
-    double stageSum = Double.NaN;
-    if (phases.contains("c")) {
-      StageLimit.Limit limit =
-          StageLimit.measure(
-              Integer.parseInt(opt.getOrDefault("limit-forks", "3")),
-              Integer.parseInt(opt.getOrDefault("limit-iterations", "5")),
-              1);
-      StageLimit.print(limit);
-      stageSum = limit.sum();
-    }
+    double stageSum = phases.contains("c") ? limitPhase(opt) : Double.NaN;
 
     try (CpuPool cpu = new CpuPool()) {
       List<Double> inProcess = new ArrayList<>();
@@ -282,6 +268,28 @@ public final class EndToEnd {
     return rps;
   }
 
+  /** Fills {@code csv} with one file body per event type; returns the CSV bytes of one pass. */
+  private static long generate(Map<String, byte[]> csv, int rowsPerFile, int files) {
+    long bytes = 0;
+    for (String t : BenchData.EVENT_TYPES) {
+      byte[] body = BenchData.csv(t, rowsPerFile);
+      csv.put(t, body);
+      bytes += (long) body.length * files;
+    }
+    return bytes;
+  }
+
+  /** Phase (c): the stable stage-sum limit ({@link StageLimit}); returns its ns/row. */
+  private static double limitPhase(Map<String, String> opt) throws Exception {
+    StageLimit.Limit limit =
+        StageLimit.measure(
+            Integer.parseInt(opt.getOrDefault("limit-forks", "3")),
+            Integer.parseInt(opt.getOrDefault("limit-iterations", "5")),
+            1);
+    StageLimit.print(limit);
+    return limit.sum();
+  }
+
   /** Runs phase (f) as {@code EndToEnd --phases f} in a child JVM with this JVM's flags. */
   private static void latencyInOwnJvm(int seconds) throws Exception {
     List<String> cmd = new ArrayList<>();
@@ -299,7 +307,11 @@ public final class EndToEnd {
             "--phases",
             "f",
             "--latency-seconds",
-            "" + seconds));
+            "" + seconds,
+            "--rows-per-file", // (f) needs no ELF data: keep the fresh heap empty
+            "1",
+            "--files",
+            "1"));
     System.out.println("E2E (f) runs in its own JVM");
     int rc = new ProcessBuilder(cmd).inheritIO().start().waitFor();
     if (rc != 0) {
