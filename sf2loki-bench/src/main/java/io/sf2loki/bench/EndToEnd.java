@@ -20,6 +20,7 @@ import io.sf2loki.salesforce.elf.EventLogFileSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,7 +36,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The end-to-end harness of issue 6. In one run it reports:
@@ -46,18 +46,22 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *       in-process sink that encodes protobuf + snappy and discards ({@link EncodingSink});
  *   <li>(b) the same with the real {@link LokiHttpSink} pushing over loopback HTTP to a discard
  *       receiver in a separate JVM ({@link DiscardReceiver});
- *   <li>(c) the in-run limit: the JMH stage costs (CSV → rows → entries → protobuf → snappy, forked
- *       JMH runs) summed per row, and the ratio (a)/(c);
+ *   <li>(c) the in-run limit: the JMH stage costs (CSV → rows → entries → protobuf → snappy) summed
+ *       per row, measured by {@link StageLimit} in {@code --limit-forks} forked JVMs per stage (3)
+ *       with {@code --limit-iterations} warm-up and measured iterations (5 × 1 s), reported with
+ *       its 99.9 % error, and the ratio (a)/(c);
  *   <li>(d) Pub/Sub events/s decoded and shipped against the simulator ({@link PubSubEndToEnd},
  *       {@code --pubsub-events N}, default 300,000);
  *   <li>(e) peak RSS ({@code VmHWM}) and peak heap after each phase;
  *   <li>(f) push latency p50/p99 (emission → receiver acceptance) at 10,000 events/s through the
- *       streaming lane and the real HTTP sink (default {@code flush_interval} 1 s).
+ *       streaming lane and the real HTTP sink (default {@code flush_interval} 1 s), in a JVM of its
+ *       own whenever another phase ran before it (a heap left by earlier phases moved p99 by 6×).
  * </ul>
  *
  * <p>Options: {@code --rows-per-file N} (100000), {@code --files N} per type (2), {@code --repeat
  * N} measured runs of (a) and (b) (3), {@code --phases a,b,c,d,f} (all), {@code --latency-seconds
- * N} (10).
+ * N} (10), {@code --limit-forks N} (3), {@code --limit-iterations N} (5). {@code
+ * scripts/bench-compare.sh} runs every phase in its own JVM for two checkouts, interleaved.
  */
 public final class EndToEnd {
   private static final String JAVA =
@@ -82,12 +86,7 @@ public final class EndToEnd {
         ProcessStats.loadAverage());
 
     Map<String, byte[]> csv = new LinkedHashMap<>();
-    long csvBytesPerPass = 0;
-    for (String t : BenchData.EVENT_TYPES) {
-      byte[] body = BenchData.csv(t, rowsPerFile);
-      csv.put(t, body);
-      csvBytesPerPass += (long) body.length * files;
-    }
+    long csvBytesPerPass = generate(csv, rowsPerFile, files);
     long rowsPerPass = (long) rowsPerFile * files * csv.size();
     System.out.printf(
         Locale.ROOT,
@@ -99,17 +98,7 @@ public final class EndToEnd {
         csvBytesPerPass / 1048576.0,
         (double) csvBytesPerPass / rowsPerPass);
 
-    double stageSum = Double.NaN;
-    if (phases.contains("c")) {
-      Map<String, Double> costs = Bench.measure(true, VerboseMode.SILENT);
-      Bench.print(costs);
-      stageSum = Bench.elfPathSum(costs);
-      System.out.printf(
-          Locale.ROOT,
-          "E2E (c) stage-sum limit: %.1f ns/row = %,.0f rows/s (one core)%n",
-          stageSum,
-          1e9 / stageSum);
-    }
+    double stageSum = phases.contains("c") ? limitPhase(opt) : Double.NaN;
 
     try (CpuPool cpu = new CpuPool()) {
       List<Double> inProcess = new ArrayList<>();
@@ -169,8 +158,12 @@ public final class EndToEnd {
         memory("(d)");
       }
       if (phases.contains("f")) {
-        latency(cpu, latencySeconds);
-        memory("(f)");
+        if (phases.stream().anyMatch(ph -> !ph.equals("f"))) {
+          latencyInOwnJvm(latencySeconds); // a fresh heap: earlier phases skewed p99
+        } else {
+          latency(cpu, latencySeconds);
+          memory("(f)");
+        }
       }
     }
   }
@@ -273,6 +266,57 @@ public final class EndToEnd {
           sinkStats);
     }
     return rps;
+  }
+
+  /** Fills {@code csv} with one file body per event type; returns the CSV bytes of one pass. */
+  private static long generate(Map<String, byte[]> csv, int rowsPerFile, int files) {
+    long bytes = 0;
+    for (String t : BenchData.EVENT_TYPES) {
+      byte[] body = BenchData.csv(t, rowsPerFile);
+      csv.put(t, body);
+      bytes += (long) body.length * files;
+    }
+    return bytes;
+  }
+
+  /** Phase (c): the stable stage-sum limit ({@link StageLimit}); returns its ns/row. */
+  private static double limitPhase(Map<String, String> opt) throws Exception {
+    StageLimit.Limit limit =
+        StageLimit.measure(
+            Integer.parseInt(opt.getOrDefault("limit-forks", "3")),
+            Integer.parseInt(opt.getOrDefault("limit-iterations", "5")),
+            1);
+    StageLimit.print(limit);
+    return limit.sum();
+  }
+
+  /** Runs phase (f) as {@code EndToEnd --phases f} in a child JVM with this JVM's flags. */
+  private static void latencyInOwnJvm(int seconds) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(JAVA);
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (!a.startsWith("-agentlib:") && !a.startsWith("-javaagent:")) {
+        cmd.add(a);
+      }
+    }
+    cmd.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            EndToEnd.class.getName(),
+            "--phases",
+            "f",
+            "--latency-seconds",
+            "" + seconds,
+            "--rows-per-file", // (f) needs no ELF data: keep the fresh heap empty
+            "1",
+            "--files",
+            "1"));
+    System.out.println("E2E (f) runs in its own JVM");
+    int rc = new ProcessBuilder(cmd).inheritIO().start().waitFor();
+    if (rc != 0) {
+      throw new IllegalStateException("phase (f) JVM exited " + rc);
+    }
   }
 
   private static void latency(CpuPool cpu, int seconds) throws Exception {

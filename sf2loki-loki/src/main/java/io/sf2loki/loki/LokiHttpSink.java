@@ -12,6 +12,7 @@ import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiResponses.Classification;
 import io.sf2loki.loki.LokiResponses.Kind;
+import io.sf2loki.loki.SinkPush.Exchange;
 import io.sf2loki.loki.encode.EncodedRequest;
 import io.sf2loki.loki.encode.LokiEncoder;
 import java.io.IOException;
@@ -61,9 +62,12 @@ import org.slf4j.LoggerFactory;
  *       restamp}, dropped under {@code drop}; {@code line_too_long} is dropped.
  * </ul>
  *
- * <p>What happened to a batch's entries ({@link BatchMarks}) is remembered by batch identity when
- * its push fails retryably: the next attempt skips entries delivered, dropped or restamped,
- * re-sends restamped forms unchanged and reports drops once (SINK-10).
+ * <p>What happened to a batch's entries ({@link BatchMarks}) lives in the batch's {@link
+ * Sink.Delivery} ({@link #open(Batch)}), which the lane holds across the batch's retries: the next
+ * attempt skips entries delivered, dropped or restamped, re-sends restamped forms unchanged and
+ * reports drops once (SINK-10); the sink itself keeps no per-batch state between those calls.
+ * Callers of {@link #push(Batch, boolean, StopSignal)} that retry with the same batch instance
+ * (wrappers without {@code open}, tests) get the same marks from a small identity-keyed memory.
  *
  * <p>Thread-safe: both lanes may push concurrently.
  */
@@ -203,8 +207,30 @@ public final class LokiHttpSink implements Sink {
   @Override
   public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
-    List<LogEntry> all = batch.realEntries();
     BatchMarks marks = memory.take(batch);
+    try {
+      return push(marks, singleAttempt, stop);
+    } catch (RetryableSinkException e) {
+      if (!marks.isEmpty()) {
+        memory.remember(marks);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The batch's delivery: its {@link BatchMarks} live in the returned object, so a retry through it
+   * needs no state in the sink (the pipeline's path, PIPE-7).
+   */
+  @Override
+  public Sink.Delivery open(Batch batch) {
+    BatchMarks marks = new BatchMarks(batch);
+    return (singleAttempt, stop) -> push(marks, singleAttempt, stop);
+  }
+
+  private PushResult push(BatchMarks marks, boolean singleAttempt, StopSignal stop)
+      throws RetryableSinkException, PermanentSinkException, InterruptedException {
+    List<LogEntry> all = marks.batch.realEntries();
     List<LogEntry> entries = marks.isEmpty() ? all : marks.remaining(all);
     boolean fresh = marks.isEmpty();
     List<LogEntry> late = streamMarks.behind(entries);
@@ -214,18 +240,12 @@ public final class LokiHttpSink implements Sink {
     }
     List<List<LogEntry>> requests =
         RequestPlan.requests(RequestPlan.ordered(entries), streamMarks::known);
-    Push p = new Push(singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop);
-    try {
-      for (List<LogEntry> request : requests) {
-        process(request, exchange(request, p), p, 0);
-      }
-      pushRestamped(p);
-    } catch (RetryableSinkException e) {
-      if (!marks.isEmpty()) {
-        memory.remember(marks);
-      }
-      throw e;
+    SinkPush p =
+        new SinkPush(singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop);
+    for (List<LogEntry> request : requests) {
+      process(request, exchange(request, p), p, 0);
     }
+    pushRestamped(p);
     return new PushResult(p.bytes, marks.counts);
   }
 
@@ -257,16 +277,16 @@ public final class LokiHttpSink implements Sink {
 
   // ---------------------------------------------------------------- request handling
 
-  private void process(List<LogEntry> entries, Exchange ex, Push p, int depth)
+  private void process(List<LogEntry> entries, Exchange ex, SinkPush p, int depth)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     int n = entries.size();
-    Classification c = ex.classification;
+    Classification c = ex.classification();
     switch (c.kind()) {
       case SUCCESS -> {
         p.marks.delivered(entries);
         streamMarks.delivered(entries);
-        p.bytes += ex.bodyBytes;
-        metrics.lokiBytesPushed.add(ex.bodyBytes);
+        p.bytes += ex.bodyBytes();
+        metrics.lokiBytesPushed.add(ex.bodyBytes());
         long streak = failureStreak.getAndSet(0);
         if (streak > 0) {
           log.atInfo().addKeyValue("failures", streak).log("loki push recovered");
@@ -275,19 +295,20 @@ public final class LokiHttpSink implements Sink {
       case RETRYABLE_NOW, UNEXPECTED, RETRY_IN_SINK ->
           throw fail(
               c.kind() == Kind.UNEXPECTED
-                  ? "unexpected HTTP " + ex.status
-                  : "loki push not stored: HTTP " + ex.status,
-              ex.status,
-              ex.body);
+                  ? "unexpected HTTP " + ex.status()
+                  : "loki push not stored: HTTP " + ex.status(),
+              ex.status(),
+              ex.body());
       case METADATA_REFUSED ->
-          throw fail("loki refuses structured metadata: configuration outage", ex.status, ex.body);
+          throw fail(
+              "loki refuses structured metadata: configuration outage", ex.status(), ex.body());
       case REQUEST_WIDE ->
-          throw fail("loki rejected the request as a whole: configuration outage", 400, ex.body);
+          throw fail("loki rejected the request as a whole: configuration outage", 400, ex.body());
       case PER_ENTRY -> {
         if (c.reason().equals(TOO_FAR_BEHIND)) {
-          streamMarks.learn(PartialAcceptance.cutoffs(ex.body));
+          streamMarks.learn(PartialAcceptance.cutoffs(ex.body()));
         }
-        if (n == 1 || LokiResponses.coversAll(ex.body, n)) {
+        if (n == 1 || LokiResponses.coversAll(ex.body(), n)) {
           rejected(entries, c.reason(), ex, p, depth);
         } else {
           partiallyAccepted(entries, c.reason(), ex, p, depth);
@@ -310,16 +331,16 @@ public final class LokiHttpSink implements Sink {
    * request is split (SINK-10) and the fallback counted.
    */
   private void partiallyAccepted(
-      List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
+      List<LogEntry> entries, String reason, Exchange ex, SinkPush p, int depth)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     Optional<List<LogEntry>> refused =
-        PartialAcceptance.rejected(ex.body, ex.truncated, entries, ex.unknownAtSend);
+        PartialAcceptance.rejected(ex.body(), ex.truncated(), entries, ex.unknownAtSend());
     if (refused.isEmpty()) {
       metrics.lokiPartialAcceptanceFallbacks.add(1);
       metrics.lokiEntriesResent.add(entries.size(), BISECTION);
       log.atWarn()
           .addKeyValue("entries", entries.size())
-          .addKeyValue("body", excerpt(ex.body))
+          .addKeyValue("body", excerpt(ex.body()))
           .log("loki partially accepted a push without naming every refused entry; splitting");
       split(entries, p, depth);
       return;
@@ -340,7 +361,7 @@ public final class LokiHttpSink implements Sink {
         && (reason.equals(TOO_FAR_BEHIND) || reason.equals(TOO_OLD) || reason.equals(TOO_NEW));
   }
 
-  private void split(List<LogEntry> entries, Push p, int depth)
+  private void split(List<LogEntry> entries, SinkPush p, int depth)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     int half = entries.size() / 2;
     List<LogEntry> left = entries.subList(0, half);
@@ -348,11 +369,11 @@ public final class LokiHttpSink implements Sink {
     Exchange l = exchange(left, p);
     if (depth == 0 && isGenericBadRequest(l)) {
       Exchange r = exchange(right, p);
-      if (isGenericBadRequest(r) && l.body.equals(r.body)) {
+      if (isGenericBadRequest(r) && l.body().equals(r.body())) {
         throw fail(
             "loki answered both halves of a split with the same 400: configuration outage",
             400,
-            l.body);
+            l.body());
       }
       process(left, l, p, depth + 1);
       process(right, r, p, depth + 1);
@@ -363,11 +384,11 @@ public final class LokiHttpSink implements Sink {
   }
 
   private static boolean isGenericBadRequest(Exchange ex) {
-    return ex.status == 400 && ex.classification.kind() == Kind.SPLITTABLE;
+    return ex.status() == 400 && ex.classification().kind() == Kind.SPLITTABLE;
   }
 
   /** SINK-13: too-far-behind, too-old and too-new entries are restamped; the rest dropped. */
-  private void rejected(List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
+  private void rejected(List<LogEntry> entries, String reason, Exchange ex, SinkPush p, int depth)
       throws PermanentSinkException {
     if (!p.restampPhase && restampable(reason)) {
       p.marks.restamp(entries, restamper.restamp(entries));
@@ -375,10 +396,10 @@ public final class LokiHttpSink implements Sink {
           entries.size(),
           Attributes.of(Sf2lokiMetrics.REASON, reason, Sf2lokiMetrics.STAGE, "rejected"));
       log.atInfo()
-          .addKeyValue("status", ex.status)
+          .addKeyValue("status", ex.status())
           .addKeyValue("reason", reason)
           .addKeyValue("entries", entries.size())
-          .addKeyValue("body", excerpt(ex.body))
+          .addKeyValue("body", excerpt(ex.body()))
           .log("loki rejected late entries; restamping them");
       return;
     }
@@ -390,7 +411,7 @@ public final class LokiHttpSink implements Sink {
    * most {@code maxEntries} entries, each closed once Σ(line bytes + 64) reaches {@code maxBytes}.
    * Rejections drop (never restamp again); a retryable failure propagates with the marks kept.
    */
-  private void pushRestamped(Push p)
+  private void pushRestamped(SinkPush p)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     List<LogEntry> pending = p.marks.pendingRestamps();
     if (pending.isEmpty()) {
@@ -403,21 +424,21 @@ public final class LokiHttpSink implements Sink {
     }
   }
 
-  private void drop(List<LogEntry> entries, String reason, Exchange ex, Push p, int depth)
+  private void drop(List<LogEntry> entries, String reason, Exchange ex, SinkPush p, int depth)
       throws PermanentSinkException {
     if (depth == 0 && p.wholeBatch && !p.restampPhase) {
       throw new PermanentSinkException(
-          "loki rejected the batch permanently: HTTP " + ex.status + " (" + reason + ")",
-          ex.status,
+          "loki rejected the batch permanently: HTTP " + ex.status() + " (" + reason + ")",
+          ex.status(),
           reason);
     }
     p.marks.drop(entries, reason);
     log.atWarn()
-        .addKeyValue("status", ex.status)
+        .addKeyValue("status", ex.status())
         .addKeyValue("reason", reason)
         .addKeyValue("entries", entries.size())
         .addKeyValue("restamped", p.restampPhase)
-        .addKeyValue("body", excerpt(ex.body))
+        .addKeyValue("body", excerpt(ex.body()))
         .log("loki rejected entries permanently; dropping them");
   }
 
@@ -425,7 +446,7 @@ public final class LokiHttpSink implements Sink {
    * Encodes and sends one request with the in-sink retries of SINK-9 and, under {@code auto}, the
    * one-time structured-metadata fallback of SINK-12.
    */
-  private Exchange exchange(List<LogEntry> entries, Push p)
+  private Exchange exchange(List<LogEntry> entries, SinkPush p)
       throws RetryableSinkException, InterruptedException {
     Set<Map<String, String>> unknown = new HashSet<>();
     for (LogEntry e : entries) {
@@ -436,12 +457,12 @@ public final class LokiHttpSink implements Sink {
     boolean withMetadata = metadataEnabled();
     Exchange ex = send(encode(entries, withMetadata), p, unknown);
     if (withMetadata
-        && ex.classification.kind() == Kind.METADATA_REFUSED
+        && ex.classification().kind() == Kind.METADATA_REFUSED
         && settings.structuredMetadata() == MetadataMode.AUTO) {
       if (metadataDisabled.compareAndSet(false, true)) {
         metrics.lokiStructuredMetadataEnabled.set(0);
         log.atWarn()
-            .addKeyValue("body", excerpt(ex.body))
+            .addKeyValue("body", excerpt(ex.body()))
             .log("loki rejects structured metadata; sending entries without it");
       }
       ex = send(encode(entries, false), p, unknown);
@@ -470,7 +491,7 @@ public final class LokiHttpSink implements Sink {
     }
   }
 
-  private Exchange send(EncodedRequest req, Push p, Set<Map<String, String>> unknown)
+  private Exchange send(EncodedRequest req, SinkPush p, Set<Map<String, String>> unknown)
       throws RetryableSinkException, InterruptedException {
     int attempts = p.singleAttempt ? 1 : MAX_ATTEMPTS;
     HttpRequest request = requests.request(req);
@@ -568,32 +589,4 @@ public final class LokiHttpSink implements Sink {
     String s = body == null ? "" : body.strip();
     return s.length() <= BODY_EXCERPT ? s : s.substring(0, BODY_EXCERPT) + "…";
   }
-
-  /** State of one {@link #push} call. */
-  private static final class Push {
-    final boolean singleAttempt;
-    final BatchMarks marks;
-    final boolean wholeBatch;
-    final StopSignal stop;
-    long bytes;
-
-    /** True while the batch's restamped entries are pushed (SINK-13). */
-    boolean restampPhase;
-
-    Push(boolean singleAttempt, BatchMarks marks, boolean wholeBatch, StopSignal stop) {
-      this.stop = stop;
-      this.singleAttempt = singleAttempt;
-      this.marks = marks;
-      this.wholeBatch = wholeBatch;
-    }
-  }
-
-  private record Exchange(
-      int status,
-      String body,
-      boolean truncated,
-      Classification classification,
-      int bodyBytes,
-      Set<Map<String, String>> unknownAtSend,
-      Duration retryAfter) {}
 }

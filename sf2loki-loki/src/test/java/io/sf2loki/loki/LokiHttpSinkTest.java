@@ -500,6 +500,48 @@ class LokiHttpSinkTest {
   }
 
   @Test
+  @DisplayName(
+      "SINK-10, SINK-16, PIPE-7: the marks live in the batch's delivery, not in the sink: its retry"
+          + " skips what was dropped or delivered; a fresh delivery of the same batch starts over")
+  void sink10MarksLiveInTheDelivery() throws Exception {
+    stub(204, "");
+    wm.stubFor(
+        post(PATH)
+            .atPriority(1)
+            .withRequestBody(containing("POISON"))
+            .willReturn(aResponse().withStatus(400).withBody("bad")));
+    wm.stubFor(
+        post(PATH)
+            .atPriority(2)
+            .withRequestBody(containing("\"c\""))
+            .willReturn(aResponse().withStatus(401)));
+    Batch b = batch("POISON", "b", "c", "d");
+    LokiHttpSink s = sink(json());
+    io.sf2loki.core.spi.Sink.Delivery d = s.open(b);
+    assertThatThrownBy(() -> d.push(false, new io.sf2loki.core.time.StopSignal()))
+        .isInstanceOf(RetryableSinkException.class);
+    int firstAttemptRequests = requests().size();
+
+    io.sf2loki.core.spi.Sink.Delivery fresh = s.open(b);
+    wm.resetRequests();
+    assertThatThrownBy(() -> fresh.push(false, new io.sf2loki.core.time.StopSignal()))
+        .as("nothing of the first delivery is kept by the sink")
+        .isInstanceOf(RetryableSinkException.class);
+    assertThat(requests()).hasSize(firstAttemptRequests);
+    assertThat(body(requests().get(0))).contains("POISON");
+
+    wm.resetAll();
+    stub(204, "");
+    PushResult r = d.push(false, new io.sf2loki.core.time.StopSignal());
+    assertThat(r.droppedByReason()).isEqualTo(Map.of("bad_request", 1));
+    assertThat(requests()).hasSize(1);
+    assertThat(body(requests().get(0)))
+        .doesNotContain("POISON")
+        .doesNotContain("\"b\"")
+        .contains("\"c\"", "\"d\"");
+  }
+
+  @Test
   @DisplayName("SINK-12: auto — refusal turns metadata off for good, resends once without it")
   void sink12AutoFallback() throws Exception {
     stub(204, "");

@@ -399,37 +399,15 @@ public final class Daemon {
 
   /**
    * CLI-3: the AUTH-9 probe (up to four token calls with a 30 s response timeout each) must not
-   * delay a SIGTERM: a stop signal while it runs interrupts this thread, which aborts the in-flight
-   * HTTP call or backoff wait at once.
+   * delay a SIGTERM: the probe's calls watch the process stop signal, which ends a backoff wait and
+   * cancels an in-flight HTTP call at once (no interrupt of this thread).
    */
   private static String probeUnlessStopped(OrgClients org, StopSignal processStop)
       throws AuthException, InterruptedException {
-    Thread caller = Thread.currentThread();
-    Object lock = new Object();
-    boolean[] probing = {true};
-    boolean[] interrupted = {false};
-    processStop.onStop(
-        () -> {
-          synchronized (lock) {
-            if (probing[0]) {
-              interrupted[0] = true;
-              caller.interrupt();
-            }
-          }
-        });
-    try {
-      if (processStop.isStopped()) {
-        throw new InterruptedException("stopped before the auth probe");
-      }
-      return org.probe();
-    } finally {
-      synchronized (lock) {
-        probing[0] = false;
-        if (interrupted[0]) {
-          Thread.interrupted(); // our own interrupt, not meant for later waits
-        }
-      }
+    if (processStop.isStopped()) {
+      throw new InterruptedException("stopped before the auth probe");
     }
+    return org.probe(processStop);
   }
 
   private void registerDegradations() {

@@ -2,22 +2,27 @@ package io.sf2loki.app.run;
 
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.OrgIdResolver;
 import io.sf2loki.salesforce.auth.TokenProvider;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
+import io.sf2loki.salesforce.rest.RestSettings;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
 import java.net.http.HttpClient;
+import java.util.concurrent.ExecutorService;
 
 /**
  * The process-lifetime Salesforce clients of one org (SPEC PIPE-20): the HTTP client, the token
  * provider (AUTH-1), the org-id resolver (AUTH-8) and the REST client. Sources of every term share
- * them.
+ * them. The HTTP client runs on an executor this object owns (virtual threads) and shuts down in
+ * {@link #close()} after the client.
  */
 final class OrgClients implements AutoCloseable {
   final OrgConfig org;
+  private final ExecutorService httpExecutor = SalesforceHttpClients.newExecutor();
   final HttpClient http;
   final TokenProvider tokens;
   final OrgIdResolver orgIds;
@@ -31,7 +36,7 @@ final class OrgClients implements AutoCloseable {
    */
   OrgClients(OrgConfig org, Sf2lokiMetrics metrics, TimeSource time, SpoolDirectory spool) {
     this.org = org;
-    this.http = SalesforceHttpClients.create();
+    this.http = SalesforceHttpClients.create(RestSettings.DEFAULT_CONNECT_TIMEOUT, httpExecutor);
     this.tokens = new TokenProvider(SettingsMapper.auth(org.salesforce()), http, metrics, time);
     this.orgIds = new OrgIdResolver(org.salesforce().orgId().orElse(null), tokens, http, time);
     this.rest =
@@ -43,12 +48,15 @@ final class OrgClients implements AutoCloseable {
    * the org id.
    *
    * @return the org id
-   * @throws AuthException when minting or userinfo fails (carries the Salesforce error code)
+   * @param stop the process stop signal: it ends the probe's calls and waits (CLI-3), never by
+   *     interrupting the caller
+   * @throws AuthException when minting or userinfo fails (carries the Salesforce error code), or
+   *     when {@code stop} ended a call
    * @throws InterruptedException if interrupted
    */
-  String probe() throws AuthException, InterruptedException {
-    tokens.mint();
-    return orgIds.orgId();
+  String probe(StopSignal stop) throws AuthException, InterruptedException {
+    tokens.mint(stop);
+    return orgIds.orgId(stop);
   }
 
   @Override
@@ -56,5 +64,6 @@ final class OrgClients implements AutoCloseable {
     orgIds.close();
     tokens.close();
     http.close();
+    httpExecutor.close();
   }
 }

@@ -260,6 +260,7 @@ final class LaneConsumer {
       }
     }
     Duration backoff = settings.retryInitial();
+    Sink.Delivery delivery = sink.open(batch); // the batch's push state, kept across its retries
     while (true) {
       if (leadership.lost()) {
         throw new LeadershipLost(batch);
@@ -267,7 +268,7 @@ final class LaneConsumer {
       boolean singleAttempt = stop.isStopped();
       long started = time.ticker().nanoTime();
       try {
-        PushResult result = sink.push(batch, singleAttempt, stop);
+        PushResult result = delivery.push(singleAttempt, stop);
         failingSince = null;
         metrics.lokiPush.add(1, successAttrs);
         metrics.lastPushSuccessTimestampSeconds.set(time.now().toEpochMilli() / 1000.0);

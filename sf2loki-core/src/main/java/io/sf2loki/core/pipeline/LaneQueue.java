@@ -3,6 +3,7 @@ package io.sf2loki.core.pipeline;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.Ticker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -21,11 +22,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safety: all state is guarded by {@link #lock}. Charging and enqueuing happen in one
  * critical section, so an interrupted producer never leaves a charge behind (PIPE-21).
+ *
+ * <p>Time: the busy-lane window is measured on the injected {@link Ticker} (SRC-26), the one the
+ * rest of the term uses; the queue never reads {@link System#nanoTime()} itself. The waits are
+ * condition waits woken by puts, {@link #producerFinished()} and the stop signal; their timeout is
+ * the caller's (the consumer computes it from the same ticker).
  */
 public final class LaneQueue {
   private final int maxEntries;
   private final long maxBytes;
   private final StopSignal stop;
+  private final Ticker ticker;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notFull = lock.newCondition();
   private final Condition notEmpty = lock.newCondition();
@@ -47,7 +54,7 @@ public final class LaneQueue {
   static final long BUSY_NANOS = 10_000_000L;
 
   private long chargedBytes;
-  private long lastPutNanos = System.nanoTime() - BUSY_NANOS;
+  private long lastPutNanos;
   private boolean consumerWaiting;
   private boolean consumerSlicing;
   private int activeProducers;
@@ -59,10 +66,23 @@ public final class LaneQueue {
    * @param stop the term's stop signal; waiting producers return when it fires
    */
   public LaneQueue(int maxEntries, long maxBytes, int producers, StopSignal stop) {
+    this(maxEntries, maxBytes, producers, stop, Ticker.system());
+  }
+
+  /**
+   * @param maxEntries entry bound, ≥ 1
+   * @param maxBytes byte budget; 0 disables the byte bound
+   * @param producers number of producers that will call {@link #producerFinished()}
+   * @param stop the term's stop signal; waiting producers return when it fires
+   * @param ticker the term's monotonic clock (SRC-26): the busy-lane window is measured on it
+   */
+  public LaneQueue(int maxEntries, long maxBytes, int producers, StopSignal stop, Ticker ticker) {
     this.maxEntries = maxEntries;
     this.maxBytes = maxBytes;
     this.activeProducers = producers;
     this.stop = stop;
+    this.ticker = ticker;
+    this.lastPutNanos = ticker.nanoTime() - BUSY_NANOS;
     stop.onStop(this::wakeAll);
   }
 
@@ -93,7 +113,7 @@ public final class LaneQueue {
         return false;
       }
       enqueue(entry, cost);
-      lastPutNanos = System.nanoTime();
+      lastPutNanos = ticker.nanoTime();
       signalConsumer();
       return true;
     } finally {
@@ -127,7 +147,7 @@ public final class LaneQueue {
       for (int i = 0; i < n; i++) {
         LogEntry entry = entries.get(i);
         if (!stop.isStopped() && isFull(entry)) {
-          lastPutNanos = System.nanoTime();
+          lastPutNanos = ticker.nanoTime();
           if (consumerWaiting) {
             notEmpty.signal(); // the lane is full: no reason to let the consumer slice on
           }
@@ -141,7 +161,7 @@ public final class LaneQueue {
         }
         enqueue(entry, costs[i]);
       }
-      lastPutNanos = System.nanoTime();
+      lastPutNanos = ticker.nanoTime();
       signalConsumer();
       return n;
     } finally {
@@ -258,7 +278,7 @@ public final class LaneQueue {
       // a busy lane (a put within BUSY_NANOS) is polled in slices of at most SLICE_NANOS and
       // woken early only once WAKE_BATCH entries wait: one wake-up per batch of entries instead
       // of one per entry, at most SLICE_NANOS later than an immediate wake-up
-      boolean busy = System.nanoTime() - lastPutNanos < BUSY_NANOS;
+      boolean busy = busy();
       long slice = busy ? Math.min(nanos, SLICE_NANOS) : nanos;
       consumerWaiting = true;
       consumerSlicing = busy;
@@ -271,6 +291,24 @@ public final class LaneQueue {
       nanos -= slice - Math.max(0, left);
     }
     return true;
+  }
+
+  /**
+   * Whether a put happened within {@link #BUSY_NANOS} on the ticker (lock held): a busy lane's
+   * consumer waits in slices and is woken early only once {@link #WAKE_BATCH} entries wait.
+   */
+  private boolean busy() {
+    return ticker.nanoTime() - lastPutNanos < BUSY_NANOS;
+  }
+
+  /** {@link #busy()} under the lock (tests). */
+  boolean isBusy() {
+    lock.lock();
+    try {
+      return busy();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Label bytes of the last label map instance seen (label maps are immutable). */

@@ -18,8 +18,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -124,7 +122,12 @@ public final class Pipeline {
     producers.forEach(
         (lane, n) -> {
           LaneQueue q =
-              new LaneQueue(settings.queueMaxSize(), settings.queueMaxBytes(), n, pipelineStop);
+              new LaneQueue(
+                  settings.queueMaxSize(),
+                  settings.queueMaxBytes(),
+                  n,
+                  pipelineStop,
+                  time.ticker());
           queues.put(lane, q);
           consumers.put(
               lane,
@@ -239,7 +242,7 @@ public final class Pipeline {
     }
     stop.onStop(pipelineStop::stop);
     List<Thread> threads = new ArrayList<>();
-    CountDownLatch done = new CountDownLatch(sources.size() + consumers.size() + 1);
+    DrainLatch done = new DrainLatch(sources.size() + consumers.size() + 1, pipelineStop);
     java.util.concurrent.atomic.AtomicInteger consumersLeft =
         new java.util.concurrent.atomic.AtomicInteger(consumers.size());
     threads.add(
@@ -319,15 +322,10 @@ public final class Pipeline {
     pipelineStop.stop();
   }
 
-  private void awaitDrain(CountDownLatch done, List<Thread> threads) throws InterruptedException {
-    // wait without a deadline until stop fires (or everything finished)
-    while (!done.await(100, TimeUnit.MILLISECONDS)) {
-      if (pipelineStop.isStopped()) {
-        break;
-      }
-    }
-    if (done.getCount() > 0
-        && !done.await(settings.shutdownGrace().toNanos(), TimeUnit.NANOSECONDS)) {
+  private void awaitDrain(DrainLatch done, List<Thread> threads) throws InterruptedException {
+    // no deadline until stop fires or everything finished: woken by either, never polled
+    done.awaitFinishedOrStopped();
+    if (done.getCount() > 0 && !done.await(settings.shutdownGrace())) {
       long remaining = 0;
       for (Map.Entry<Lane, LaneQueue> q : queues.entrySet()) {
         long n = q.getValue().drainAll().stream().filter(e -> !e.checkpointOnly()).count();
@@ -342,7 +340,7 @@ public final class Pipeline {
           .addKeyValue("entries", remaining)
           .log("pipeline did not drain within shutdown_grace");
       threads.forEach(Thread::interrupt);
-      if (!done.await(CLOSER_BUDGET.toNanos(), TimeUnit.NANOSECONDS)) {
+      if (!done.await(CLOSER_BUDGET)) {
         log.atError().log("pipeline threads did not stop after cancellation");
       }
     }

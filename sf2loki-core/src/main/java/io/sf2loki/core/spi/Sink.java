@@ -34,6 +34,31 @@ public interface Sink extends AutoCloseable {
     return push(batch, singleAttempt, new StopSignal());
   }
 
+  /**
+   * Opens the delivery of one batch (issue 12: the per-batch state of a push lives with the batch's
+   * delivery, which the lane holds across its retries, not in the sink between calls). The lane
+   * calls {@link Delivery#push} until the batch is delivered, dropped or abandoned, then forgets
+   * the delivery. The default delegates every attempt to {@link #push(Batch, boolean, StopSignal)}.
+   *
+   * @param batch the batch; must contain at least one real entry
+   * @return the batch's delivery; confined to the lane's consumer thread
+   */
+  default Delivery open(Batch batch) {
+    return (singleAttempt, stop) -> push(batch, singleAttempt, stop);
+  }
+
+  /** One batch's delivery: each call is one attempt of {@link Sink#push} for that batch. */
+  @FunctionalInterface
+  interface Delivery {
+    /**
+     * Pushes what of the batch is not yet delivered or deliberately dropped; the contract is {@link
+     * Sink#push(Batch, boolean, StopSignal)}'s, the result counting drops of earlier attempts of
+     * this delivery once.
+     */
+    PushResult push(boolean singleAttempt, StopSignal stop)
+        throws RetryableSinkException, PermanentSinkException, InterruptedException;
+  }
+
   @Override
   default void close() {}
 }

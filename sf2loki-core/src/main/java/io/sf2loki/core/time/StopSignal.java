@@ -61,4 +61,28 @@ public final class StopSignal {
     }
     listener.run();
   }
+
+  /**
+   * As {@link #onStop(Runnable)} for a call-scoped listener on a long-lived signal: the returned
+   * handle removes the listener again (idempotent; a no-op once the signal fired), so repeated
+   * calls leave nothing behind.
+   *
+   * @return the handle that unregisters {@code listener}
+   */
+  public Runnable onStopUntilRemoved(Runnable listener) {
+    Runnable own = listener::run; // a distinct instance, so removal takes exactly this one
+    onStop(own);
+    return () -> {
+      synchronized (listeners) {
+        listeners.remove(own);
+      }
+    };
+  }
+
+  /** Listeners still registered (tests). */
+  int listenerCount() {
+    synchronized (listeners) {
+      return listeners.size();
+    }
+  }
 }

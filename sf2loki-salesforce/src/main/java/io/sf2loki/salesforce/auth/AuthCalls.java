@@ -11,6 +11,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -18,6 +21,11 @@ import java.util.random.RandomGenerator;
  * The AUTH-5 call policy shared by token and userinfo calls: up to {@link #MAX_ATTEMPTS} attempts,
  * jittered exponential backoff (0.5 s initial, doubling, 10 s max, factor in [0.9, 1.1]) only after
  * transport failures and statuses ≥ 500; a 4xx fails at once. Thread-safe.
+ *
+ * <p>Stop-aware (CLI-3, AUTH-9): a call ends when its owner's stop ({@link TokenProvider#close()})
+ * or the caller's stop fires — a backoff wait returns early and an in-flight request is cancelled
+ * through its future, never by interrupting the caller — and fails with an {@link AuthException}
+ * ({@code <what> call stopped}, or the last failure when one was seen).
  */
 final class AuthCalls {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AuthCalls.class);
@@ -50,18 +58,61 @@ final class AuthCalls {
   HttpResponse<String> send(
       String what, Supplier<HttpRequest> request, List<String> secrets, boolean passUnauthorized)
       throws AuthException, InterruptedException {
+    return send(what, request, secrets, passUnauthorized, null);
+  }
+
+  /**
+   * As {@link #send(String, Supplier, List, boolean)}, also ended by {@code callerStop}.
+   *
+   * @param callerStop the caller's stop signal (the process stop for the startup probe), or null
+   * @throws AuthException also when a stop ended the call ({@code <what> call stopped})
+   */
+  HttpResponse<String> send(
+      String what,
+      Supplier<HttpRequest> request,
+      List<String> secrets,
+      boolean passUnauthorized,
+      StopSignal callerStop)
+      throws AuthException, InterruptedException {
+    if (callerStop == null) {
+      return sendUntil(what, request, secrets, passUnauthorized, stop);
+    }
+    if (callerStop.isStopped()) {
+      throw new AuthException(what + " call stopped", 0, null, null);
+    }
+    StopSignal either = new StopSignal();
+    Runnable fromOwner = stop.onStopUntilRemoved(either::stop);
+    Runnable fromCaller = callerStop.onStopUntilRemoved(either::stop);
+    try {
+      return sendUntil(what, request, secrets, passUnauthorized, either);
+    } finally {
+      fromOwner.run();
+      fromCaller.run();
+    }
+  }
+
+  private HttpResponse<String> sendUntil(
+      String what,
+      Supplier<HttpRequest> request,
+      List<String> secrets,
+      boolean passUnauthorized,
+      StopSignal until)
+      throws AuthException, InterruptedException {
     AuthException last = null;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       if (attempt > 1) {
-        time.sleeper().sleep(backoff(attempt - 1), stop);
-        if (stop.isStopped()) {
+        time.sleeper().sleep(backoff(attempt - 1), until);
+        if (until.isStopped()) {
           break;
         }
       }
       HttpResponse<String> resp;
       HttpRequest req = request.get();
       try {
-        resp = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        resp = exchange(req, until);
+        if (resp == null) {
+          break; // stopped while in flight
+        }
       } catch (IOException e) {
         // host and cause help at 3 a.m.; the URI's query and user-info never enter the message
         String cause = e.getMessage() == null ? "" : ": " + excerpt(e.getMessage(), secrets);
@@ -101,6 +152,50 @@ final class AuthCalls {
       last = failure;
     }
     throw last != null ? last : new AuthException(what + " call stopped", 0, null, null);
+  }
+
+  /**
+   * One request, waiting for its response until {@code until} fires: then the exchange is cancelled
+   * (the JDK client aborts it) and null is returned. A signal that fired before the attempt leaves
+   * it a plain blocking attempt (a closed provider still makes its first attempt).
+   *
+   * @throws IOException the transport failure
+   * @throws InterruptedException if the caller is interrupted (the exchange is cancelled)
+   */
+  private HttpResponse<String> exchange(HttpRequest req, StopSignal until)
+      throws IOException, InterruptedException {
+    if (until.isStopped()) {
+      // already stopped before this attempt (a closed provider): one plain attempt, as before
+      return http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+    CompletableFuture<HttpResponse<String>> f =
+        http.sendAsync(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    Runnable unregister = until.onStopUntilRemoved(() -> f.cancel(true));
+    try {
+      return f.get();
+    } catch (CancellationException e) {
+      return null;
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof CancellationException) {
+        return null; // the JDK client completes a cancelled exchange with this cause
+      }
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException(cause);
+    } finally {
+      unregister.run();
+    }
   }
 
   /** Backoff before retry number {@code retry} (1-based): 0.5 s · 2^(retry−1), jittered, ≤ 10 s. */

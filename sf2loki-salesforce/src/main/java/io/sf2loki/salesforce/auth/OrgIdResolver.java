@@ -77,6 +77,18 @@ public final class OrgIdResolver implements AutoCloseable {
    * @throws InterruptedException if interrupted
    */
   public String orgId() throws AuthException, InterruptedException {
+    return orgId(null);
+  }
+
+  /**
+   * As {@link #orgId()}, its token and userinfo calls also ended by {@code stop} (CLI-3), never by
+   * interrupting the caller.
+   *
+   * @param stop the caller's stop signal, or null
+   * @throws AuthException also when {@code stop} ended a call
+   * @throws InterruptedException if interrupted
+   */
+  public String orgId(StopSignal stop) throws AuthException, InterruptedException {
     if (configured != null) {
       return configured;
     }
@@ -87,7 +99,7 @@ public final class OrgIdResolver implements AutoCloseable {
     lock.lockInterruptibly();
     try {
       if (resolved == null) {
-        resolved = fetch();
+        resolved = fetch(stop);
       }
       return resolved;
     } finally {
@@ -95,9 +107,9 @@ public final class OrgIdResolver implements AutoCloseable {
     }
   }
 
-  private String fetch() throws AuthException, InterruptedException {
+  private String fetch(StopSignal stop) throws AuthException, InterruptedException {
     for (int round = 1; ; round++) {
-      AccessToken token = tokens.token();
+      AccessToken token = tokens.token(stop);
       URI uri = URI.create(token.instanceUrl() + "/services/oauth2/userinfo");
       HttpResponse<String> resp =
           calls.send(
@@ -110,7 +122,8 @@ public final class OrgIdResolver implements AutoCloseable {
                       .GET()
                       .build(),
               List.of(token.value()),
-              round == 1);
+              round == 1,
+              stop);
       if (resp.statusCode() == 401) {
         tokens.invalidate(token);
         continue;

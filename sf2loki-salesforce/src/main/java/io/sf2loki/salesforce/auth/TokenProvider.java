@@ -125,6 +125,18 @@ public final class TokenProvider implements AutoCloseable {
    * @throws InterruptedException if interrupted while waiting for the mint lock or a backoff
    */
   public AccessToken token() throws AuthException, InterruptedException {
+    return token(null);
+  }
+
+  /**
+   * As {@link #token()}, a mint it starts also ended by {@code stop} (its backoff waits end and its
+   * in-flight call is cancelled; CLI-3), never by interrupting the caller.
+   *
+   * @param stop the caller's stop signal, or null
+   * @throws AuthException when minting failed or {@code stop} ended it
+   * @throws InterruptedException if interrupted while waiting for the mint lock or a backoff
+   */
+  public AccessToken token(StopSignal stop) throws AuthException, InterruptedException {
     Cached c = cache.get();
     if (fresh(c)) {
       return c.token();
@@ -141,7 +153,7 @@ public final class TokenProvider implements AutoCloseable {
         throw new AuthException(
             lastFailure.getMessage(), lastFailure.status(), lastFailure.errorCode(), null);
       }
-      return mintLocked();
+      return mintLocked(stop);
     } finally {
       mintLock.unlock();
     }
@@ -154,9 +166,23 @@ public final class TokenProvider implements AutoCloseable {
    * @throws InterruptedException if interrupted
    */
   public AccessToken mint() throws AuthException, InterruptedException {
+    return mint(null);
+  }
+
+  /**
+   * As {@link #mint()}, ended by {@code stop} (CLI-3: the startup probe is cancelled through the
+   * process stop signal, not by interrupt): backoff waits end early and an in-flight token call is
+   * cancelled; the mint then fails with {@link AuthException} ({@code token endpoint call stopped},
+   * or the last failure seen), counted as a failed mint.
+   *
+   * @param stop the caller's stop signal, or null
+   * @throws AuthException when minting failed or was stopped
+   * @throws InterruptedException if interrupted
+   */
+  public AccessToken mint(StopSignal stop) throws AuthException, InterruptedException {
     mintLock.lockInterruptibly();
     try {
-      return mintLocked();
+      return mintLocked(stop);
     } finally {
       mintLock.unlock();
     }
@@ -193,9 +219,9 @@ public final class TokenProvider implements AutoCloseable {
     return age < settings.tokenTtl().minus(REFRESH_SKEW).toNanos();
   }
 
-  private AccessToken mintLocked() throws AuthException, InterruptedException {
+  private AccessToken mintLocked(StopSignal stop) throws AuthException, InterruptedException {
     try {
-      AccessToken t = mintOnce();
+      AccessToken t = mintOnce(stop);
       mintsFinished++;
       lastFailure = null;
       metrics.authRefreshes.add(1);
@@ -216,7 +242,7 @@ public final class TokenProvider implements AutoCloseable {
     }
   }
 
-  private AccessToken mintOnce() throws AuthException, InterruptedException {
+  private AccessToken mintOnce(StopSignal stop) throws AuthException, InterruptedException {
     List<String> secrets = new ArrayList<>();
     Map<String, String> form;
     if (settings.authMode() == AuthMode.JWT_BEARER) {
@@ -255,7 +281,8 @@ public final class TokenProvider implements AutoCloseable {
                     .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
                     .build(),
             secrets,
-            false);
+            false,
+            stop);
     JsonNode n;
     try {
       n = calls.json().readTree(resp.body());

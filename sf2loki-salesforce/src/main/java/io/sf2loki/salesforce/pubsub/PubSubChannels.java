@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -22,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * a local simulator), keepalive ping every 30 s, keepalive timeout 10 s, pings permitted without
  * calls, maximum inbound message 128 MiB. The Java client imposes no limit on pings without data,
  * so PS-1's "no limit on pings without data" needs no setting.
+ *
+ * <p>Executors: the channels' application callbacks and blocking offload work run on one
+ * virtual-thread-per-task executor this object owns ({@code sf2loki-grpc-N}, DESIGN's concurrency
+ * rules), never on gRPC's implicit shared pool; {@link #close()} shuts it down after the channels.
+ * Netty's own event loop stays the transport's.
  */
 public final class PubSubChannels implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PubSubChannels.class);
@@ -106,6 +114,8 @@ public final class PubSubChannels implements AutoCloseable {
 
   private final Map<String, Settings> settingsByOrg;
   private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
+  private final ExecutorService executor =
+      Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("sf2loki-grpc-", 0).factory());
   private boolean closed;
 
   /**
@@ -134,7 +144,7 @@ public final class PubSubChannels implements AutoCloseable {
       if (s == null) {
         throw new IllegalArgumentException("no pubsub channel settings for org '" + org + "'");
       }
-      ch = build(s);
+      ch = builder(s).executor(executor).offloadExecutor(executor).build();
       channels.put(org, ch);
       var event = log.atInfo();
       if (!org.isEmpty()) { // "" is the single-org (legacy) mode
@@ -160,13 +170,32 @@ public final class PubSubChannels implements AutoCloseable {
   }
 
   /**
-   * Builds a channel with the PS-1 settings; the caller owns it.
+   * Builds a channel with the PS-1 settings on gRPC's default executor; the caller owns it (tests
+   * and one-shot tools; the daemon uses {@link #channel(String)}).
    *
    * @param s the channel settings
    * @return a new, idle channel
    */
   public static ManagedChannel build(Settings s) {
     return builder(s).build();
+  }
+
+  /**
+   * Builds a channel with the PS-1 settings whose callbacks and offload work run on {@code
+   * executor}; the caller owns both and shuts the executor down after the channel.
+   *
+   * @param s the channel settings
+   * @param executor the caller-owned executor
+   * @return a new, idle channel
+   */
+  public static ManagedChannel build(Settings s, Executor executor) {
+    Objects.requireNonNull(executor, "executor");
+    return builder(s).executor(executor).offloadExecutor(executor).build();
+  }
+
+  /** Whether the owned executor has terminated (after {@link #close()}; tests). */
+  boolean executorTerminated() {
+    return executor.isTerminated();
   }
 
   /** The configured builder (for {@link #build}; visible for tests). */
@@ -214,6 +243,17 @@ public final class PubSubChannels implements AutoCloseable {
       }
       ch.shutdownNow();
     }
+    executor.shutdown();
+    try {
+      if (!interrupted
+          && !executor.awaitTermination(
+              Settings.DEFAULT_SHUTDOWN_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+        log.atWarn().log("pubsub channel executor did not stop; forcing");
+      }
+    } catch (InterruptedException ex) {
+      interrupted = true;
+    }
+    executor.shutdownNow();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
