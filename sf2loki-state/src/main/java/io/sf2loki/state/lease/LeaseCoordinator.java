@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  *       {@code expires_at} = now + ttl; a foreign holder or a refused conditional write surrenders;
  *       when no renewal succeeded for {@code ttl − renew_interval} (the renew deadline, on the
  *       monotonic ticker) it surrenders.
- *   <li>Fencing (HA-7): the store's leadership check fails once this replica stopped holding or
- *       its renew deadline passed; the store stamps the term's epoch.
+ *   <li>Fencing (HA-7): the store's leadership check fails once this replica stopped holding or its
+ *       renew deadline passed; the store stamps the term's epoch.
  *   <li>{@link #close()} (clean shutdown, after the term ended): releases our lease ({@code
  *       expires_at} = now) and the store's term lock.
  * </ul>
@@ -204,7 +204,9 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       sleep(settings.renewInterval(), stop);
       return false;
     }
-    if (r.document().filter(d -> !d.holder().equals(settings.holderId()) && d.liveAt(now)).isPresent()) {
+    if (r.document()
+        .filter(d -> !d.holder().equals(settings.holderId()) && d.liveAt(now))
+        .isPresent()) {
       sleep(settings.renewInterval(), stop); // a live foreign holder
       return false;
     }

@@ -84,7 +84,8 @@ public record LeaseDocument(String holder, Instant expiresAt, long epoch) {
       return Optional.empty();
     }
     JsonNode epoch = n.get("epoch");
-    long e = epoch != null && epoch.isIntegralNumber() && epoch.canConvertToLong() ? epoch.asLong() : 0;
+    long e =
+        epoch != null && epoch.isIntegralNumber() && epoch.canConvertToLong() ? epoch.asLong() : 0;
     return Optional.of(new LeaseDocument(holder.asText(), at.get(), e));
   }
 

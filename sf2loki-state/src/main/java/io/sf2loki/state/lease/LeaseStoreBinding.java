@@ -9,9 +9,9 @@ import io.sf2loki.state.object.ObjectCheckpointStore;
 import java.time.Duration;
 
 /**
- * What a lease coordinator needs from the checkpoint store, whatever its back end (SPEC HA-7,
- * HA-8, STATE-5): the stored epoch read fresh, the fencing hook, and the file store's per-term
- * sidecar lock.
+ * What a lease coordinator needs from the checkpoint store, whatever its back end (SPEC HA-7, HA-8,
+ * STATE-5): the stored epoch read fresh, the fencing hook, and the file store's per-term sidecar
+ * lock.
  */
 public interface LeaseStoreBinding {
   /**
