@@ -180,7 +180,8 @@ final class ConfigBinder {
           "queue_max_bytes");
   static final Set<String> EGRESS_KEYS =
       Set.of("max_lines_per_second", "max_bytes_per_second", "daily_byte_budget", "budget_action");
-  static final Set<String> COORDINATE_KEYS = Set.of("type", "file_lease", "k8s_lease");
+  static final Set<String> COORDINATE_KEYS =
+      Set.of("type", "file_lease", "k8s_lease", "s3_lease", "gcs_lease");
   static final Set<String> FILE_LEASE_KEYS = Set.of("path", "ttl", "renew_interval", "holder_id");
   static final Set<String> K8S_LEASE_KEYS =
       Set.of("namespace", "name", "identity", "lease_duration", "renew_interval", "kubeconfig");
@@ -940,7 +941,8 @@ final class ConfigBinder {
     if (kl.renewInterval().multipliedBy(2).compareTo(kl.leaseDuration()) >= 0) {
       k.problem("renew_interval", "2 × renew_interval must be less than lease_duration");
     }
-    return new CoordinateConfig(type, fl, kl);
+    return new CoordinateConfig(
+        type, fl, kl, ObjectLeaseBinding.s3(s, type), ObjectLeaseBinding.gcs(s, type));
   }
 
   private ServiceConfig service(Section s, LokiConfig loki) {

@@ -24,7 +24,7 @@ final class BuildSupport {
     if (cfg.multiOrg()) {
       problems.add(new Problem("orgs", "multi-org mode is not available in this build yet"));
     }
-    if (cfg.coordinate().type() != CoordinateConfig.Type.NOOP) {
+    if (cfg.coordinate().type() == CoordinateConfig.Type.K8S_LEASE) {
       problems.add(
           new Problem(
               "coordinate.type", "only the noop coordinator is available in this build yet"));

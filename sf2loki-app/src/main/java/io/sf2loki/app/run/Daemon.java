@@ -20,7 +20,6 @@ import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.term.ActiveTerm;
-import io.sf2loki.core.term.NoopCoordinator;
 import io.sf2loki.core.term.TermListener;
 import io.sf2loki.core.term.TermManager;
 import io.sf2loki.core.time.StopSignal;
@@ -174,7 +173,12 @@ public final class Daemon {
     CheckpointStore store;
     String statePlace = StateStores.describe(cfg.state());
     try {
-      store = StateStores.open(cfg.state(), options.time().sleeper(), processStop);
+      store =
+          StateStores.open(
+              cfg.state(),
+              options.time().sleeper(),
+              processStop,
+              Coordinators.leased(cfg.coordinate().type()));
       closers.push(store);
       store.snapshot();
     } catch (StateCorruptException e) {
@@ -298,6 +302,17 @@ public final class Daemon {
     }
     PubSubWiring pubsubWiring = pubsub;
 
+    Coordinators.Built coordinator;
+    try {
+      coordinator =
+          Coordinators.build(
+              cfg.coordinate(), cfg.service().shutdownGrace(), store, options.time(), m);
+    } catch (ConfigException | StateException e) {
+      err.println("sf2loki: " + e.getMessage());
+      log.atError().log("coordinator cannot be built: " + e.getMessage());
+      return e instanceof ConfigException ? EXIT_CONFIG : EXIT_CRASH;
+    }
+    closers.push(coordinator.closer()); // closed before the store: releases the lease (HA-11)
     TermManager terms =
         new TermManager(
             () -> {
@@ -368,10 +383,13 @@ public final class Daemon {
               }
             },
             processStop,
-            failure -> false); // noop: fence/conflict/lock failures are fatal (HA-5)
+            coordinator.demotable()); // noop: none; leases: fence/conflict/lock (HA-5)
     TermManager.Outcome outcome;
     try {
-      outcome = terms.run(new NoopCoordinator());
+      if (Coordinators.leased(cfg.coordinate().type())) {
+        readiness.set(Readiness.State.STANDBY); // a follower waiting for the lease (OBS-8)
+      }
+      outcome = terms.run(coordinator.coordinator());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return EXIT_OK;

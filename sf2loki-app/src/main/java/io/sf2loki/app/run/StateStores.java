@@ -37,22 +37,31 @@ final class StateStores {
 
   /** {@code state.s3} → the S3 store's settings. */
   static S3StoreSettings s3(StateConfig.S3 c) {
+    return s3(c, "state.s3.endpoint_url");
+  }
+
+  /** The same for another object ({@code coordinate.s3_lease}); {@code key} names it in errors. */
+  static S3StoreSettings s3(StateConfig.S3 c, String key) {
     return new S3StoreSettings(
         c.bucket(),
         c.key(),
         c.region(),
-        c.endpointUrl().map(u -> endpoint("state.s3.endpoint_url", u)),
+        c.endpointUrl().map(u -> endpoint(key, u)),
         S3StoreSettings.DEFAULT_ATTEMPT_TIMEOUT);
   }
 
   /** {@code state.gcs} → the GCS store's settings. */
   static GcsStoreSettings gcs(StateConfig.Gcs c) {
+    return gcs(c, "state.gcs.endpoint_url");
+  }
+
+  /** The same for another object ({@code coordinate.gcs_lease}); {@code key} names it in errors. */
+  static GcsStoreSettings gcs(StateConfig.Gcs c, String key) {
     return new GcsStoreSettings(
         c.bucket(),
         c.objectName(),
         c.serviceFile(),
-        endpoint(
-            "state.gcs.endpoint_url", c.endpointUrl().orElse(GcsStoreSettings.DEFAULT_ENDPOINT)),
+        endpoint(key, c.endpointUrl().orElse(GcsStoreSettings.DEFAULT_ENDPOINT)),
         c.anonymous(),
         GcsStoreSettings.DEFAULT_REQUEST_TIMEOUT);
   }
@@ -78,8 +87,20 @@ final class StateStores {
    * @throws io.sf2loki.core.spi.StateException when GCS credentials cannot be loaded
    */
   static CheckpointStore open(StateConfig c, Sleeper sleeper, StopSignal stop) {
+    return open(c, sleeper, stop, false);
+  }
+
+  /**
+   * @param termLocked a lease coordinator runs: the file store takes its lock per term (STATE-5)
+   */
+  static CheckpointStore open(StateConfig c, Sleeper sleeper, StopSignal stop, boolean termLocked) {
     return switch (c.store()) {
-      case FILE -> new FileCheckpointStore(c.file().path());
+      case FILE ->
+          new FileCheckpointStore(
+              c.file().path(),
+              termLocked
+                  ? FileCheckpointStore.LockMode.TERM
+                  : FileCheckpointStore.LockMode.PROCESS);
       case S3 ->
           new ObjectCheckpointStore(new S3Backend(s3(c.s3())), StoreRetry.standard(sleeper, stop));
       case GCS -> {

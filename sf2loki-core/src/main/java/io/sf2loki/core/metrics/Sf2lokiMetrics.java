@@ -76,6 +76,12 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   /** {@code sf2loki_leader_acquisitions}: leadership acquisitions (terms started, OBS-15). */
   public final LongCounter leaderAcquisitions;
 
+  /** {@code sf2loki_lease_errors{operation}}: failed lease reads/writes (OBS-16). */
+  public final LongCounter leaseErrors;
+
+  /** {@code sf2loki_lease_surrenders{reason}}: won leases given up (OBS-17). */
+  public final LongCounter leaseSurrenders;
+
   // sources
   public final LongCounter checkpointLoadErrors;
   public final LongCounter checkpointWriteErrors;
@@ -181,6 +187,8 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             m, "sf2loki_last_replay_commit_timestamp_seconds", "last replay id commit per topic");
     leader = new GaugeValues(m, "sf2loki_leader", "1 when leader or standalone");
     leaderAcquisitions = counter(m, "sf2loki_leader_acquisitions");
+    leaseErrors = counter(m, "sf2loki_lease_errors");
+    leaseSurrenders = counter(m, "sf2loki_lease_surrenders");
     checkpointLoadErrors = counter(m, "sf2loki_checkpoint_load_errors");
     checkpointWriteErrors = counter(m, "sf2loki_checkpoint_write_errors");
     timestampFallbacks = counter(m, "sf2loki_timestamp_fallbacks");

@@ -126,6 +126,27 @@ public final class FileCheckpointStore implements CheckpointStore {
     this.fencing = f;
   }
 
+  /**
+   * HA-8: drops the cache and reads the stored {@code __fence_epoch__} fresh from disk (no lock
+   * needed).
+   *
+   * @return the stored epoch, 0 when absent or not an integer
+   * @throws StateCorruptException when the document is corrupt
+   * @throws StateException when the file cannot be read
+   */
+  public long freshFenceEpoch() {
+    mutex.lock();
+    try {
+      ensureOpen();
+      Snapshot s = readDisk();
+      cache = s.document();
+      fingerprint = s.fingerprint();
+      return CheckpointDocument.fenceEpoch(cache).orElse(0);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   /** The checkpoint document path (absolute). */
   public Path path() {
     return path;

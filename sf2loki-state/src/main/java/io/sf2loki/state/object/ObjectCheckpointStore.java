@@ -85,6 +85,29 @@ public final class ObjectCheckpointStore implements CheckpointStore {
     this.fencing = f;
   }
 
+  /**
+   * HA-8: drops the cache and reads the stored {@code __fence_epoch__} fresh (with the STATE-9
+   * retries).
+   *
+   * @return the stored epoch, 0 when absent or not an integer
+   * @throws io.sf2loki.core.spi.StateCorruptException when the document is corrupt
+   * @throws StateException when the object cannot be read
+   */
+  public long freshFenceEpoch() {
+    mutex.lock();
+    try {
+      if (closed) {
+        throw new StateException("state store " + backend.describe() + " is closed");
+      }
+      dropCache();
+      previousCommitConflicted = false;
+      readFresh();
+      return CheckpointDocument.fenceEpoch(cache).orElse(0);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   /** The cached version token (ETag / generation), or empty when none is known (tests, doctor). */
   public Optional<String> version() {
     mutex.lock();

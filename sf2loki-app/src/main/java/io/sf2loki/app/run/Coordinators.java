@@ -1,0 +1,151 @@
+package io.sf2loki.app.run;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.app.config.ConfigException;
+import io.sf2loki.app.config.CoordinateConfig;
+import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.spi.Coordinator;
+import io.sf2loki.core.term.NoopCoordinator;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.state.gcs.GcsAuth;
+import io.sf2loki.state.gcs.GcsBackend;
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.lease.FileLeaseStorage;
+import io.sf2loki.state.lease.LeaseCoordinator;
+import io.sf2loki.state.lease.LeaseEvents;
+import io.sf2loki.state.lease.LeaseSettings;
+import io.sf2loki.state.lease.LeaseStorage;
+import io.sf2loki.state.lease.LeaseStoreBinding;
+import io.sf2loki.state.lease.ObjectLeaseStorage;
+import io.sf2loki.state.s3.S3Backend;
+import io.sf2loki.state.s3.S3StoreSettings;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+/**
+ * Builds the configured coordinator ({@code coordinate.type}, SPEC HA-1, HA-2, HA-7…HA-11, FEAT-7)
+ * over the daemon's checkpoint store.
+ */
+public final class Coordinators {
+  static final AttributeKey<String> OPERATION = AttributeKey.stringKey("operation");
+
+  private Coordinators() {}
+
+  /**
+   * The coordinator with what the term manager and the daemon need from it.
+   *
+   * @param coordinator runs leadership (HA-1)
+   * @param demotable which term failures demote instead of exiting (HA-5); none under noop
+   * @param closer releases the lease after the last term ended (HA-11); a no-op under noop
+   */
+  public record Built(
+      Coordinator coordinator, Predicate<Throwable> demotable, AutoCloseable closer) {}
+
+  /** Whether {@code type} uses a lease (the file store then locks per term, STATE-5). */
+  public static boolean leased(CoordinateConfig.Type type) {
+    return type != CoordinateConfig.Type.NOOP;
+  }
+
+  /**
+   * @param c {@code coordinate}
+   * @param shutdownGrace {@code service.shutdown_grace}: the term-lock wait is this + 5 s (STATE-5)
+   * @param store the daemon's store (file store opened in term-lock mode under a lease)
+   * @param time wall clock, ticker, sleeper
+   * @param metrics {@code sf2loki_lease_errors}, {@code sf2loki_lease_surrenders}
+   * @throws ConfigException for {@code k8s_lease} (not in this build) or an invalid endpoint
+   */
+  public static Built build(
+      CoordinateConfig c,
+      Duration shutdownGrace,
+      CheckpointStore store,
+      TimeSource time,
+      Sf2lokiMetrics metrics) {
+    Duration lockWait = shutdownGrace.plusSeconds(5);
+    return switch (c.type()) {
+      case NOOP -> new Built(new NoopCoordinator(), t -> false, () -> {});
+      case FILE_LEASE -> {
+        CoordinateConfig.FileLease f = c.fileLease();
+        yield lease(
+            "file_lease",
+            new FileLeaseStorage(f.path()),
+            new LeaseSettings(holder(f.holderId()), f.ttl(), f.renewInterval(), lockWait),
+            store,
+            time,
+            metrics);
+      }
+      case S3_LEASE -> {
+        CoordinateConfig.S3Lease s = c.s3Lease();
+        yield lease(
+            "s3_lease",
+            new ObjectLeaseStorage(new S3Backend(s3(s))),
+            new LeaseSettings(holder(s.holderId()), s.ttl(), s.renewInterval(), lockWait),
+            store,
+            time,
+            metrics);
+      }
+      case GCS_LEASE -> {
+        CoordinateConfig.GcsLease g = c.gcsLease();
+        GcsStoreSettings settings = gcs(g);
+        yield lease(
+            "gcs_lease",
+            new ObjectLeaseStorage(new GcsBackend(settings, GcsAuth.of(settings))),
+            new LeaseSettings(holder(g.holderId()), g.ttl(), g.renewInterval(), lockWait),
+            store,
+            time,
+            metrics);
+      }
+      case K8S_LEASE ->
+          throw new ConfigException(
+              "coordinate.type: only the noop coordinator is available in this build yet");
+    };
+  }
+
+  /** {@code coordinate.s3_lease} → the S3 object's settings (CFG-29). */
+  static S3StoreSettings s3(CoordinateConfig.S3Lease s) {
+    return StateStores.s3(
+        new StateConfig.S3(s.bucket(), s.key(), s.region(), s.endpointUrl()),
+        "coordinate.s3_lease.endpoint_url");
+  }
+
+  /** {@code coordinate.gcs_lease} → the GCS object's settings (CFG-30). */
+  static GcsStoreSettings gcs(CoordinateConfig.GcsLease g) {
+    return StateStores.gcs(
+        new StateConfig.Gcs(
+            g.bucket(), g.objectName(), g.serviceFile(), g.endpointUrl(), g.anonymous()),
+        "coordinate.gcs_lease.endpoint_url");
+  }
+
+  private static Built lease(
+      String type,
+      LeaseStorage storage,
+      LeaseSettings settings,
+      CheckpointStore store,
+      TimeSource time,
+      Sf2lokiMetrics metrics) {
+    LeaseCoordinator c =
+        new LeaseCoordinator(
+            type, storage, settings, LeaseStoreBinding.of(store, time), time, events(metrics));
+    return new Built(c, LeaseCoordinator::demotable, c);
+  }
+
+  private static LeaseEvents events(Sf2lokiMetrics m) {
+    return new LeaseEvents() {
+      @Override
+      public void error(String operation) {
+        m.leaseErrors.add(1, Attributes.of(OPERATION, operation));
+      }
+
+      @Override
+      public void surrendered(String reason) {
+        m.leaseSurrenders.add(1, Attributes.of(Sf2lokiMetrics.REASON, reason));
+      }
+    };
+  }
+
+  private static String holder(String configured) {
+    return configured.isBlank() ? LeaseSettings.defaultHolderId() : configured;
+  }
+}
