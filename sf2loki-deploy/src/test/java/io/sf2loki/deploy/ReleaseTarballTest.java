@@ -79,6 +79,21 @@ class ReleaseTarballTest {
   }
 
   @Test
+  @DisplayName(
+      "CLI-15/CLI-16: the tarball ships man/man1/sf2loki.1 and completion/sf2loki.bash rendered"
+          + " from the picocli model at build time, naming every command")
+  void cli16_manPageAndCompletion() throws IOException {
+    String man = Files.readString(home.resolve("man/man1/sf2loki.1"));
+    assertThat(man).startsWith(".TH SF2LOKI 1 ").contains(".SH SYNOPSIS");
+    for (String cmd : List.of("doctor", "state import", "state show", "completion", "run")) {
+      assertThat(man).contains(".SS sf2loki " + cmd);
+    }
+    assertThat(man).contains("\\fB\\-\\-i\\-stopped\\-the\\-daemon\\fR");
+    String bash = Files.readString(home.resolve("completion/sf2loki.bash"));
+    assertThat(bash).contains("complete -F _complete_sf2loki").contains("doctor").contains("state");
+  }
+
+  @Test
   @DisplayName("DEP-1: bin/sf2loki --version runs with only a Java runtime and no Maven on PATH")
   void dep1_launcherNeedsOnlyARuntime() throws Exception {
     Map<String, String> env = Map.of("JAVA_HOME", javaHome.toString(), "PATH", toolDir.toString());

@@ -72,6 +72,9 @@ public final class Cli {
     commandLine.addSubcommand("demo", new Demo(this));
     commandLine.addSubcommand("healthcheck", new Healthcheck(this, out, err));
     commandLine.addSubcommand("sim", new Sim(this));
+    commandLine.addSubcommand("doctor", new DoctorCommand(this)); // CLI-10, DOC
+    commandLine.addSubcommand("state", StateCommand.create(this)); // CLI-7…9, FEAT-8
+    commandLine.addSubcommand("completion", new CompletionCommand(this)); // CLI-15
     shareVersion(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);
@@ -132,6 +135,11 @@ public final class Cli {
       sub.getCommandSpec().versionProvider(new VersionProvider());
       shareVersion(sub);
     }
+  }
+
+  /** What the commands do (for the subcommands in their own files). */
+  CommandActions actions() {
+    return actions;
   }
 
   /** The {@code --config} path of the current invocation, wherever it was written, or null. */

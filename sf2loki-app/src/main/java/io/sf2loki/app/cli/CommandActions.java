@@ -47,4 +47,29 @@ public interface CommandActions {
   default Optional<String> configuredHealthAddr(Path configOrNull) {
     return Optional.empty();
   }
+
+  /**
+   * {@code doctor} (SPEC CLI-10, DOC-1): prints the report to stdout.
+   *
+   * @param configOrNull the {@code --config} path, or null
+   * @param json {@code --json}
+   * @param org {@code --org}
+   * @return 0 no FAIL, 1 a FAIL, 2 configuration error or unknown org
+   */
+  default int doctor(Path configOrNull, boolean json, Optional<String> org) {
+    throw new UnsupportedOperationException("doctor is not available in this build");
+  }
+
+  /**
+   * A {@code state} subcommand (SPEC CLI-7…CLI-9, FEAT-8) on the loaded configuration.
+   *
+   * @param configOrNull the {@code --config} path, or null
+   * @param op the subcommand
+   * @return its exit status; 2 when the configuration cannot be loaded (CLI-5)
+   */
+  default int state(
+      Path configOrNull,
+      java.util.function.ToIntFunction<io.sf2loki.app.statecmd.StateCommands> op) {
+    throw new UnsupportedOperationException("state is not available in this build");
+  }
 }

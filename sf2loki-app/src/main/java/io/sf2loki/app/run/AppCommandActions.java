@@ -81,6 +81,46 @@ public final class AppCommandActions implements CommandActions {
   }
 
   @Override
+  public int doctor(Path configOrNull, boolean json, Optional<String> orgName) {
+    if (err == System.err
+        && org.slf4j.LoggerFactory.getILoggerFactory()
+            instanceof ch.qos.logback.classic.LoggerContext ctx) {
+      // stdout carries only the report; the sink's own ERROR lines go to stderr
+      LogSetup.configure(
+          ctx, ch.qos.logback.classic.Level.ERROR, LogSetup.Format.LOGFMT, System.err);
+    }
+    io.sf2loki.app.doctor.DoctorReport report;
+    try {
+      report =
+          new io.sf2loki.app.doctor.Doctor(env, err, java.time.InstantSource.system())
+              .run(configOrNull, orgName);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("sf2loki: doctor interrupted");
+      return Daemon.EXIT_CRASH;
+    }
+    out.print(json ? report.json() + System.lineSeparator() : report.table());
+    out.flush();
+    return report.exitCode();
+  }
+
+  @Override
+  public int state(
+      Path configOrNull,
+      java.util.function.ToIntFunction<io.sf2loki.app.statecmd.StateCommands> op) {
+    Sf2lokiConfig cfg;
+    try {
+      cfg = new ConfigLoader().load(configOrNull, env);
+      Daemon.checkBuildable(cfg);
+    } catch (ConfigException | IllegalArgumentException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return Daemon.EXIT_CONFIG;
+    }
+    return op.applyAsInt(
+        new io.sf2loki.app.statecmd.StateCommands(cfg, out, err, java.time.InstantSource.system()));
+  }
+
+  @Override
   public Optional<String> configuredHealthAddr(Path configOrNull) {
     if (configOrNull == null) {
       return Optional.empty();

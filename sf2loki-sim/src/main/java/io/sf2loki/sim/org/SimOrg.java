@@ -133,6 +133,7 @@ public final class SimOrg implements AutoCloseable {
   private final Map<String, Object> secondError;
   private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
   private final AtomicLong apiUsage = new AtomicLong();
+  private final OpsEndpoints ops;
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
   private final List<Runnable> revocationListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -181,6 +182,7 @@ public final class SimOrg implements AutoCloseable {
       calls.put(e, new AtomicLong());
     }
     this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize, b.clock);
+    this.ops = new OpsEndpoints(apiUsage::get, apiMax); // doctor (DOC-2)
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
@@ -405,6 +407,16 @@ public final class SimOrg implements AutoCloseable {
     return Optional.ofNullable(files.get(id));
   }
 
+  /** Adds an Apex TraceFlag expiring at {@code expiration} (doctor's traceflags row, DOC-2). */
+  public void addTraceFlag(String id, Instant expiration) {
+    ops.addTraceFlag(id, expiration);
+  }
+
+  /** Makes {@code EventLogFile/describe} answer 403 (a user without View Event Log Files). */
+  public void denyEventLogFile(boolean deny) {
+    ops.denyEventLogFile(deny);
+  }
+
   /** The queryable objects and Big Objects (OBJ, FEAT-18) served by {@code /query}. */
   public SimObjectStore objects() {
     return objectStore;
@@ -469,6 +481,12 @@ public final class SimOrg implements AutoCloseable {
           return;
         }
         download(ex, lf.group(1), next == Next.TRUNCATE);
+      } else if (ops.handles(rest, ex.getRequestURI().getRawQuery())) { // DOC-2
+        apiUsage.incrementAndGet();
+        if (authorised(ex)) {
+          limitHeader(ex);
+          ops.handle(ex, rest);
+        }
       } else if (apexLogs.handles(rest)) { // ApexLog Tooling listing and bodies (APX)
         apexLogs.count(rest);
         apiUsage.incrementAndGet();

@@ -112,6 +112,23 @@ public final class GcsBackend implements ObjectBackend {
     return generationOf(resp.body(), "write response");
   }
 
+  @Override
+  public void delete(String expectedVersion) {
+    URI uri =
+        URI.create(
+            objectPath + (expectedVersion == null ? "" : "?ifGenerationMatch=" + expectedVersion));
+    HttpResponse<byte[]> resp =
+        send(authorised(HttpRequest.newBuilder(uri), uri).DELETE().build(), "delete");
+    if (resp.statusCode() == 412) {
+      throw new PreconditionFailedException(
+          "conditional delete of " + describe() + " refused (412 " + reason(resp.body()) + ")",
+          412);
+    }
+    if (resp.statusCode() != 404) {
+      check(resp, "delete");
+    }
+  }
+
   private HttpRequest get(URI uri) {
     return authorised(HttpRequest.newBuilder(uri), uri).GET().build();
   }

@@ -39,6 +39,16 @@ public interface ObjectBackend extends AutoCloseable {
    */
   String write(byte[] body, String expectedVersion);
 
+  /**
+   * Deletes the object if it is still at {@code expectedVersion} (S3 {@code If-Match}, GCS {@code
+   * ifGenerationMatch}); used by {@code doctor}'s probe object (SPEC DOC-2), never on the
+   * checkpoint document.
+   *
+   * @throws PreconditionFailedException when the stored object is at another version
+   * @throws StateException for any other failure
+   */
+  void delete(String expectedVersion);
+
   /** Where the object lives, e.g. {@code s3://bucket/sf2loki/state.json}; no secrets. */
   String describe();
 

@@ -17,6 +17,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -141,6 +142,27 @@ public final class S3Backend implements ObjectBackend {
       throw classify("write", e);
     } catch (SdkClientException e) {
       throw new TransientStoreException("write of " + describe() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void delete(String expectedVersion) {
+    DeleteObjectRequest.Builder req =
+        DeleteObjectRequest.builder().bucket(settings.bucket()).key(settings.key());
+    if (expectedVersion != null) {
+      req.ifMatch(expectedVersion);
+    }
+    try {
+      client.deleteObject(req.build());
+    } catch (S3Exception e) {
+      if (e.statusCode() == 412) {
+        throw new PreconditionFailedException(
+            "conditional delete of " + describe() + " refused (412 " + code(e) + ")", 412);
+      }
+      throw classify("delete", e);
+    } catch (SdkClientException e) {
+      throw new TransientStoreException(
+          "delete of " + describe() + " failed: " + e.getMessage(), e);
     }
   }
 

@@ -1,0 +1,110 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.cli.Version;
+import io.sf2loki.app.config.OrgConfig;
+import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.app.telemetry.TelemetrySettings;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.salesforce.auth.OrgIdResolver;
+import io.sf2loki.salesforce.auth.TokenProvider;
+import io.sf2loki.salesforce.rest.HttpSalesforceRest;
+import io.sf2loki.salesforce.rest.SpoolDirectory;
+import io.sf2loki.state.gcs.GcsAuth;
+import io.sf2loki.state.gcs.GcsBackend;
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.object.ObjectBackend;
+import io.sf2loki.state.s3.S3Backend;
+import java.util.Map;
+
+/**
+ * The daemon's component builders, for the operator commands ({@code doctor}, {@code state}) so
+ * they talk to Salesforce, Loki and the stores through exactly the clients and settings the daemon
+ * uses (SPEC DOC-2, CLI-7…CLI-9). Nothing here performs I/O.
+ */
+public final class Components {
+  private Components() {}
+
+  /** The Salesforce clients of one org; {@link Org#close()} releases them. */
+  public static final class Org implements AutoCloseable {
+    private final OrgClients clients;
+
+    private Org(OrgClients clients) {
+      this.clients = clients;
+    }
+
+    /** AUTH-1 token provider. */
+    public TokenProvider tokens() {
+      return clients.tokens;
+    }
+
+    /** AUTH-8 org-id resolver. */
+    public OrgIdResolver orgIds() {
+      return clients.orgIds;
+    }
+
+    /** The REST client (SOQL, Tooling, {@code getObject}). */
+    public HttpSalesforceRest rest() {
+      return clients.rest;
+    }
+
+    @Override
+    public void close() {
+      clients.close();
+    }
+  }
+
+  /**
+   * Builds one org's clients without any network call.
+   *
+   * @throws IllegalArgumentException when the private key cannot be parsed
+   */
+  public static Org org(OrgConfig org, Sf2lokiMetrics metrics, SpoolDirectory spool) {
+    return new Org(new OrgClients(org, metrics, TimeSource.system(), spool));
+  }
+
+  /** {@code sink.loki} → the sink settings the daemon pushes with. */
+  public static LokiSinkSettings sink(Sf2lokiConfig cfg) {
+    return SettingsMapper.sink(cfg.sink().loki(), Version.get());
+  }
+
+  /** {@code service.telemetry} → the telemetry settings. */
+  public static TelemetrySettings telemetry(Sf2lokiConfig cfg) {
+    return SettingsMapper.telemetry(cfg);
+  }
+
+  /** The labels every entry of this org carries (static labels, org, environment). */
+  public static Map<String, String> staticLabels(Sf2lokiConfig cfg, OrgConfig org, String orgId) {
+    return SettingsMapper.staticLabels(cfg, org, orgId);
+  }
+
+  /**
+   * The object holding the checkpoint document of an s3/gcs store: one request per call, no retries
+   * (STATE-8, STATE-11).
+   *
+   * @throws IllegalArgumentException for {@code store=file}
+   * @throws io.sf2loki.core.spi.StateException when GCS credentials cannot be loaded
+   */
+  public static ObjectBackend objectBackend(StateConfig c) {
+    return switch (c.store()) {
+      case S3 -> new S3Backend(StateStores.s3(c.s3()));
+      case GCS -> {
+        GcsStoreSettings g = StateStores.gcs(c.gcs());
+        yield new GcsBackend(g, GcsAuth.of(g));
+      }
+      case FILE -> throw new IllegalArgumentException("state.store=file has no object");
+    };
+  }
+
+  /** Where the document lives: the file path, {@code s3://…} or {@code gs://…}. */
+  public static String describe(StateConfig c) {
+    return StateStores.describe(c);
+  }
+
+  /** URL without user-info or query string (OBS-11). */
+  public static String scrub(String url) {
+    return UrlScrubber.scrub(url);
+  }
+}

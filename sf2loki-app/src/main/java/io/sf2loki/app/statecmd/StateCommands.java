@@ -1,0 +1,272 @@
+package io.sf2loki.app.statecmd;
+
+import io.sf2loki.app.config.CoordinateConfig;
+import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.app.run.Components;
+import io.sf2loki.core.spi.StateException;
+import io.sf2loki.state.CheckpointDocument;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code state} commands (SPEC CLI-7, CLI-8, CLI-9, FEAT-8) on a loaded configuration. Exit
+ * statuses: 0 done; 1 refused (CLI-9), raced, unreadable document or I/O failure. Configuration
+ * errors (exit 2) are the caller's.
+ */
+public final class StateCommands {
+  private final Sf2lokiConfig cfg;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final InstantSource clock;
+
+  /** What a writing command was told on its command line (CLI-9). */
+  public record WriteFlags(boolean force, boolean daemonStopped) {}
+
+  public StateCommands(Sf2lokiConfig cfg, PrintStream out, PrintStream err, InstantSource clock) {
+    this.cfg = Objects.requireNonNull(cfg, "cfg");
+    this.out = Objects.requireNonNull(out, "out");
+    this.err = Objects.requireNonNull(err, "err");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** CLI-7: {@code state show [--key GLOB]}; never locks. */
+  public int show(String glob) {
+    return guarded(
+        () -> {
+          Pattern p = globPattern(glob);
+          Map<String, String> doc;
+          try (StateTarget t = target(false)) {
+            doc = t.show();
+          }
+          int n = 0;
+          for (Map.Entry<String, String> e : doc.entrySet()) {
+            if (p.matcher(e.getKey()).matches()) {
+              out.println(e.getKey() + "\t" + e.getValue());
+              n++;
+            }
+          }
+          if (n == 0) {
+            out.println("(no checkpoints match)");
+          } else {
+            out.println();
+            out.println(
+                n + " checkpoint(s)" + (glob.equals("*") ? "" : " matching '" + glob + "'"));
+          }
+          return 0;
+        });
+  }
+
+  /** CLI-8: {@code state set KEY VALUE}. */
+  public int set(String key, String value, WriteFlags flags) {
+    return guarded(
+        () -> {
+          refuseReserved(key);
+          ValueFormats.problem(key, value)
+              .ifPresent(
+                  why ->
+                      err.println(
+                          "sf2loki: WARN: value of "
+                              + key
+                              + " is not in a format sf2loki reads ("
+                              + why
+                              + "); writing it verbatim"));
+          write(
+              flags,
+              doc -> {
+                doc.put(key, value);
+                return doc;
+              });
+          out.println("sf2loki: set " + key + " = " + value);
+          return 0;
+        });
+  }
+
+  /** CLI-8: {@code state delete KEY}; a missing key is a no-op. */
+  public int delete(String key, WriteFlags flags) {
+    return guarded(
+        () -> {
+          refuseReserved(key);
+          write(
+              flags,
+              doc -> {
+                doc.remove(key);
+                return doc;
+              });
+          out.println(
+              "sf2loki: deleted "
+                  + key
+                  + " (its source restarts from preset/lookback on next run)");
+          return 0;
+        });
+  }
+
+  /** FEAT-8: {@code state export [--out FILE]}: the visible document as JSON. */
+  public int export(Optional<Path> file) {
+    return guarded(
+        () -> {
+          Map<String, String> doc;
+          try (StateTarget t = target(false)) {
+            doc = t.show();
+          }
+          byte[] json = CheckpointDocument.serialise(new TreeMap<>(doc));
+          if (file.isPresent()) {
+            Files.write(file.get(), json);
+            err.println("sf2loki: exported " + doc.size() + " checkpoint(s) to " + file.get());
+          } else {
+            out.println(new String(json, StandardCharsets.UTF_8));
+          }
+          return 0;
+        });
+  }
+
+  /** FEAT-8: {@code state import FILE [--merge|--replace]}: one conditional write. */
+  public int importFrom(Path file, boolean replace, WriteFlags flags) {
+    return guarded(
+        () -> {
+          Map<String, String> in =
+              CheckpointDocument.parse(
+                  Files.readAllBytes(file),
+                  (what, cause) ->
+                      new io.sf2loki.core.spi.StateCorruptException(
+                          "import file " + file + " " + what, cause));
+          if (in.remove(CheckpointDocument.FENCE_EPOCH_KEY) != null) {
+            err.println(
+                "sf2loki: WARN: ignoring "
+                    + CheckpointDocument.FENCE_EPOCH_KEY
+                    + " in "
+                    + file
+                    + "; the target keeps its own");
+          }
+          write(
+              flags,
+              doc -> {
+                if (replace) {
+                  doc.clear();
+                }
+                doc.putAll(in);
+                return doc;
+              });
+          out.println(
+              "sf2loki: imported "
+                  + in.size()
+                  + " checkpoint(s) into "
+                  + Components.describe(cfg.state())
+                  + (replace ? " (replaced)" : " (merged)"));
+          return 0;
+        });
+  }
+
+  private void write(WriteFlags flags, java.util.function.UnaryOperator<Map<String, String>> edit) {
+    if (!flags.force()) {
+      WriteGuard.check(cfg, flags.daemonStopped(), clock.instant());
+    }
+    try (StateTarget t = target(flags.force())) {
+      t.edit(edit);
+    }
+  }
+
+  private StateTarget target(boolean force) {
+    StateConfig s = cfg.state();
+    return s.store() == StateConfig.Store.FILE
+        ? new FileStateTarget(s.file().path(), force)
+        : new ObjectStateTarget(Components.objectBackend(s));
+  }
+
+  private static void refuseReserved(String key) {
+    if (key.equals(CheckpointDocument.FENCE_EPOCH_KEY)) {
+      throw new StateRefusedException(
+          CheckpointDocument.FENCE_EPOCH_KEY + " is reserved for the store (STATE-12)");
+    }
+  }
+
+  /** Whole-key glob: {@code *} any run, {@code ?} one character, {@code [set]}. */
+  static Pattern globPattern(String glob) {
+    StringBuilder re = new StringBuilder();
+    for (int i = 0; i < glob.length(); i++) {
+      char c = glob.charAt(i);
+      int close = c == '[' ? glob.indexOf(']', i + 2) : -1;
+      if (c == '*') {
+        re.append(".*");
+      } else if (c == '?') {
+        re.append('.');
+      } else if (close > 0) {
+        String set = glob.substring(i + 1, close);
+        boolean negate = set.startsWith("!");
+        re.append('[').append(negate ? "^" : "");
+        for (char b : (negate ? set.substring(1) : set).toCharArray()) {
+          re.append(b == '\\' || b == '[' || b == '^' || b == '&' ? "\\" + b : String.valueOf(b));
+        }
+        re.append(']');
+        i = close;
+      } else {
+        re.append(Pattern.quote(String.valueOf(c)));
+      }
+    }
+    return Pattern.compile(re.toString(), Pattern.DOTALL);
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    int run() throws IOException;
+  }
+
+  private int guarded(Body body) {
+    try {
+      return body.run();
+    } catch (StateRefusedException | StateException | IllegalArgumentException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return 1;
+    } catch (IOException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** CLI-9 checks that need no store access: the lease and the object store under noop. */
+  static final class WriteGuard {
+    private WriteGuard() {}
+
+    static void check(Sf2lokiConfig cfg, boolean daemonStopped, java.time.Instant now) {
+      Optional<LeaseInspector> lease = LeaseInspector.of(cfg.coordinate());
+      if (lease.isPresent()) {
+        LeaseInspector.LeaseView v;
+        try {
+          v = lease.get().read();
+        } catch (LeaseInspector.UnreadableLeaseException e) {
+          throw new StateRefusedException(
+              "refusing to write: " + e.getMessage() + "; " + StateRefusedException.STOP_OR_FORCE);
+        }
+        if (v.heldAt(now)) {
+          throw new StateRefusedException(
+              "refusing to write: the lease "
+                  + v.where()
+                  + " is held by "
+                  + v.holder().orElseThrow()
+                  + " until "
+                  + v.expiresAt().orElseThrow()
+                  + " (a daemon is running); "
+                  + StateRefusedException.STOP_OR_FORCE);
+        }
+      }
+      if (cfg.coordinate().type() == CoordinateConfig.Type.NOOP
+          && cfg.state().store() != StateConfig.Store.FILE
+          && !daemonStopped) {
+        throw new StateRefusedException(
+            "refusing to write: with state.store="
+                + cfg.state().store().yaml()
+                + " and coordinate.type=noop no lock shows whether a daemon is running; stop it,"
+                + " then pass --i-stopped-the-daemon (or --force)");
+      }
+    }
+  }
+}
