@@ -104,14 +104,14 @@ public final class Coordinators {
   }
 
   /** {@code coordinate.s3_lease} → the S3 object's settings (CFG-29). */
-  static S3StoreSettings s3(CoordinateConfig.S3Lease s) {
+  public static S3StoreSettings s3(CoordinateConfig.S3Lease s) {
     return StateStores.s3(
         new StateConfig.S3(s.bucket(), s.key(), s.region(), s.endpointUrl()),
         "coordinate.s3_lease.endpoint_url");
   }
 
   /** {@code coordinate.gcs_lease} → the GCS object's settings (CFG-30). */
-  static GcsStoreSettings gcs(CoordinateConfig.GcsLease g) {
+  public static GcsStoreSettings gcs(CoordinateConfig.GcsLease g) {
     return StateStores.gcs(
         new StateConfig.Gcs(
             g.bucket(), g.objectName(), g.serviceFile(), g.endpointUrl(), g.anonymous()),

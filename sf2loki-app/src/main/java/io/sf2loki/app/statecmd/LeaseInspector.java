@@ -1,6 +1,12 @@
 package io.sf2loki.app.statecmd;
 
 import io.sf2loki.app.config.CoordinateConfig;
+import io.sf2loki.app.run.Coordinators;
+import io.sf2loki.state.gcs.GcsAuth;
+import io.sf2loki.state.gcs.GcsBackend;
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.lease.ObjectLeaseStorage;
+import io.sf2loki.state.s3.S3Backend;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Optional;
@@ -48,6 +54,15 @@ public interface LeaseInspector {
     return switch (c.type()) {
       case NOOP -> Optional.empty();
       case FILE_LEASE -> Optional.of(new FileLeaseInspector(c.fileLease().path()));
+      case S3_LEASE ->
+          Optional.of(
+              new FileLeaseInspector(
+                  new ObjectLeaseStorage(new S3Backend(Coordinators.s3(c.s3Lease())))));
+      case GCS_LEASE -> {
+        GcsStoreSettings g = Coordinators.gcs(c.gcsLease());
+        yield Optional.of(
+            new FileLeaseInspector(new ObjectLeaseStorage(new GcsBackend(g, GcsAuth.of(g)))));
+      }
       case K8S_LEASE ->
           Optional.of(
               () -> {
