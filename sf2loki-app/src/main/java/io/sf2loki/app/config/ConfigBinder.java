@@ -81,7 +81,7 @@ final class ConfigBinder {
           "jwt_audience",
           "token_ttl",
           "limits");
-  static final Set<String> LIMITS_KEYS = Set.of("enabled", "poll_interval");
+  static final Set<String> LIMITS_KEYS = Set.of("enabled", "poll_interval", "reserve_percent");
   static final Set<String> ORG_KEYS = Set.of("name", "salesforce", "sources");
   static final Set<String> SOURCES_KEYS =
       Set.of(
@@ -365,7 +365,9 @@ final class ConfigBinder {
     Section l = s.section("limits", LIMITS_KEYS);
     SalesforceConfig.Limits limits =
         new SalesforceConfig.Limits(
-            l.bool("enabled", false), l.positiveDuration("poll_interval", Duration.ofMinutes(5)));
+            l.bool("enabled", false),
+            l.positiveDuration("poll_interval", Duration.ofMinutes(5)),
+            ApiReserveKey.bind(l)); // OBS-21
     return new SalesforceConfig(
         loginUrl,
         env,

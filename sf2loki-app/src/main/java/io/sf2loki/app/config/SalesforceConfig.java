@@ -74,6 +74,7 @@ public record SalesforceConfig(
    *
    * @param enabled default false
    * @param pollInterval default 5 minutes, strictly positive
+   * @param reservePercent OBS-21 API reserve in percent of DailyApiRequests Max, 0–100; 0 = off
    */
-  public record Limits(boolean enabled, Duration pollInterval) {}
+  public record Limits(boolean enabled, Duration pollInterval, double reservePercent) {}
 }

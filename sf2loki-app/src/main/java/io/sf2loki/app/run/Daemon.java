@@ -161,6 +161,7 @@ public final class Daemon {
         Telemetry.create(ts, options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
     Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
     metrics = m;
+    IdleSeries.install(cfg, m); // OBS-20: every known series from the first scrape
     // closed after telemetry: the final export at shutdown still carries every gauge (OBS-3)
     closers.push(m);
     closers.push(telemetry);

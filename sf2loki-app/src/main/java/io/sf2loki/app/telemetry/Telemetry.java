@@ -178,6 +178,14 @@ public final class Telemetry implements AutoCloseable {
           continue;
         }
       }
+      if (snap instanceof InfoSnapshot i && (md.getHelp() == null || md.getHelp().isEmpty())) {
+        // the exporter's target_info has no HELP, which promtool check metrics reports (OBS-20)
+        InfoSnapshot.Builder info =
+            InfoSnapshot.builder().name(md.getName()).help("Target metadata");
+        i.getDataPoints().forEach(info::dataPoint);
+        out.metricSnapshot(info.build());
+        continue;
+      }
       out.metricSnapshot(snap);
     }
     return out.build();

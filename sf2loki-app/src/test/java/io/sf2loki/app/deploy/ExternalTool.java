@@ -84,17 +84,26 @@ record ExternalTool(Path path) {
    * @return its exit status and output
    */
   Result run(Path dir, Duration limit, List<String> args) throws IOException, InterruptedException {
+    return run(dir, limit, args, null);
+  }
+
+  /** As {@link #run(Path, Duration, List)} with standard input read from {@code stdinOrNull}. */
+  Result run(Path dir, Duration limit, List<String> args, Path stdinOrNull)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("sf2loki-tool-", ".out");
     try {
       List<String> cmd = new java.util.ArrayList<>();
       cmd.add(path.toString());
       cmd.addAll(args);
-      Process p =
+      ProcessBuilder pb =
           new ProcessBuilder(cmd)
               .directory(dir.toFile())
               .redirectErrorStream(true)
-              .redirectOutput(out.toFile())
-              .start();
+              .redirectOutput(out.toFile());
+      if (stdinOrNull != null) {
+        pb.redirectInput(stdinOrNull.toFile());
+      }
+      Process p = pb.start();
       if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly().waitFor();
         fail(cmd + " did not finish within " + limit + ": " + Files.readString(out));

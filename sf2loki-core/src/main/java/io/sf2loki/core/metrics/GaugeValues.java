@@ -29,6 +29,14 @@ public final class GaugeValues {
     values.put(attributes, value);
   }
 
+  /**
+   * Sets the idle value of an attribute set that has none yet (OBS-20), leaving a value a component
+   * already recorded untouched.
+   */
+  public void setIfAbsent(double value, Attributes attributes) {
+    values.putIfAbsent(attributes, value);
+  }
+
   /** Sets the value for the empty attribute set. */
   public void set(double value) {
     set(value, Attributes.empty());

@@ -34,6 +34,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public static final AttributeKey<String> MODE = AttributeKey.stringKey("mode");
   public static final AttributeKey<String> LAYER = AttributeKey.stringKey("layer");
   public static final AttributeKey<String> KIND = AttributeKey.stringKey("kind");
+  public static final AttributeKey<String> RULE = AttributeKey.stringKey("rule");
 
   private static final List<Double> LAG_BUCKETS =
       List.of(
@@ -105,6 +106,16 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public final GaugeValues eventlogfileCycleSeconds;
   public final GaugeValues salesforceLimitMax;
   public final GaugeValues salesforceLimitRemaining;
+
+  /** {@code sf2loki_salesforce_limits_poll_errors}: failed org-limits polls (OBS-12). */
+  public final LongCounter salesforceLimitsPollErrors;
+
+  /** {@code sf2loki_salesforce_api_reserve_paused}: 1 while the API reserve pauses polls. */
+  public final GaugeValues salesforceApiReservePaused;
+
+  /** {@code sf2loki_rows_filtered{source,rule}}: records dropped by a drop_row rule (XF-6). */
+  public final LongCounter rowsFiltered;
+
   public final GaugeValues sourceLastSuccessTimestampSeconds;
   public final GaugeValues buildInfo;
   public final LongCounter apexlogLogsIngested;
@@ -157,12 +168,16 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     eventsIngested = counter(m, "sf2loki_events_ingested");
     ingestLagSeconds =
         m.histogramBuilder("sf2loki_ingest_lag_seconds")
+            .setDescription(MetricHelp.of("sf2loki_ingest_lag_seconds"))
             .setUnit("")
             .setExplicitBucketBoundariesAdvice(LAG_BUCKETS)
             .build();
     lokiPush = counter(m, "sf2loki_loki_push");
     lokiPushDurationSeconds =
-        m.histogramBuilder("sf2loki_loki_push_duration_seconds").setUnit("").build();
+        m.histogramBuilder("sf2loki_loki_push_duration_seconds")
+            .setDescription(MetricHelp.of("sf2loki_loki_push_duration_seconds"))
+            .setUnit("")
+            .build();
     lokiBytesPushed = counter(m, "sf2loki_loki_bytes_pushed");
     lokiEntriesDropped = counter(m, "sf2loki_loki_entries_dropped");
     linesTruncated = counter(m, "sf2loki_lines_truncated");
@@ -208,6 +223,10 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     salesforceLimitMax = new GaugeValues(m, "sf2loki_salesforce_limit_max", "org limit maximum");
     salesforceLimitRemaining =
         new GaugeValues(m, "sf2loki_salesforce_limit_remaining", "org limit remaining");
+    salesforceLimitsPollErrors = counter(m, "sf2loki_salesforce_limits_poll_errors");
+    salesforceApiReservePaused =
+        new GaugeValues(m, "sf2loki_salesforce_api_reserve_paused", "1 while polls are paused");
+    rowsFiltered = counter(m, "sf2loki_rows_filtered");
     sourceLastSuccessTimestampSeconds =
         new GaugeValues(
             m, "sf2loki_source_last_success_timestamp_seconds", "last clean poll per object");
@@ -232,6 +251,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     schemaCacheSize = new GaugeValues(m, "sf2loki_schema_cache_size", "parsed schemas cached");
     queueDepthGauge =
         m.gaugeBuilder("sf2loki_queue_depth")
+            .setDescription(MetricHelp.of("sf2loki_queue_depth"))
             .ofLongs()
             .setUnit("")
             .buildWithCallback(
@@ -252,6 +272,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             eventlogfileCycleSeconds,
             salesforceLimitMax,
             salesforceLimitRemaining,
+            salesforceApiReservePaused,
             sourceLastSuccessTimestampSeconds,
             buildInfo,
             pubsubPendingCredits,
@@ -265,7 +286,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   }
 
   private static LongCounter counter(Meter m, String name) {
-    return m.counterBuilder(name).setUnit("").build();
+    return m.counterBuilder(name).setDescription(MetricHelp.of(name)).setUnit("").build();
   }
 
   /**

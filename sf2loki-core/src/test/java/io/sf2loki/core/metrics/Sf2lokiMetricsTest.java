@@ -88,8 +88,8 @@ class Sf2lokiMetricsTest {
 
   @Test
   @DisplayName(
-      "OBS-2, OBS-5: every instrument has a catalogue name, the catalogue type and an empty unit;"
-          + " the lag histogram has the catalogue buckets")
+      "OBS-2, OBS-5: every instrument has a catalogue name, the catalogue type and an empty unit,"
+          + " every catalogue name is an instrument; the lag histogram has the catalogue buckets")
   void obs5_namesTypesAndEmptyUnits() throws Exception {
     Map<String, CatalogueRow> catalogue = catalogue();
     List<String> fields = touchEveryInstrument();
@@ -115,6 +115,9 @@ class Sf2lokiMetricsTest {
         throw new AssertionError("unknown catalogue type " + type);
       }
     }
+    // both directions: every registered name is in the catalogue (above) and every catalogue
+    // name is registered
+    assertThat(names).containsExactlyInAnyOrderElementsOf(catalogue.keySet());
     // every instrument field was exported (one metric each) plus the queue-depth gauge
     assertThat(names).hasSize(fields.size() + 1).contains("sf2loki_queue_depth");
     assertThat(names)
