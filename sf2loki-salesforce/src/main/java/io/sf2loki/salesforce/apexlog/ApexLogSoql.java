@@ -1,7 +1,7 @@
 package io.sf2loki.salesforce.apexlog;
 
-import io.sf2loki.salesforce.rest.SoqlLiterals;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.Soql;
 import java.util.List;
 
 /**
@@ -79,11 +79,11 @@ public final class ApexLogSoql {
         new StringBuilder(256)
             .append("SELECT Id, StartTime FROM ApexLog WHERE StartTime ")
             .append(r.fromExclusive() ? "> " : ">= ")
-            .append(SoqlLiterals.datetime(r.from()))
+            .append(Soql.datetime(r.from()))
             .append(" AND StartTime < ")
-            .append(SoqlLiterals.datetime(r.before()));
+            .append(Soql.datetime(r.before()));
     if (!users.isEmpty()) {
-      q.append(" AND LogUser.Username IN ").append(SoqlLiterals.stringList(users));
+      q.append(" AND LogUser.Username IN ").append(Soql.stringList(users));
     }
     return q.append(" ORDER BY StartTime DESC, Id DESC LIMIT ").append(limit).toString();
   }
@@ -98,7 +98,7 @@ public final class ApexLogSoql {
     }
     return SELECT
         + "Id IN "
-        + SoqlLiterals.stringList(ids)
+        + Soql.stringList(ids)
         + " ORDER BY StartTime ASC, Id ASC LIMIT "
         + PAGE_SIZE;
   }
@@ -109,11 +109,11 @@ public final class ApexLogSoql {
    * unchanged.
    */
   public static String datetimeLiteral(String raw) {
-    return SoqlLiterals.datetime(raw);
+    return Soql.datetime(raw);
   }
 
   /** SRC-18 string literal: {@code \} → {@code \\}, {@code '} → {@code \'}, single-quoted. */
   public static String literal(String s) {
-    return SoqlLiterals.string(s);
+    return Soql.string(s);
   }
 }

@@ -1,14 +1,12 @@
 package io.sf2loki.salesforce.elf;
 
-import java.util.regex.Pattern;
+import io.sf2loki.salesforce.source.Soql;
 
 /**
  * SOQL text of the EventLogFile source (SPEC ELF-5, ELF-2, SRC-18): built only from validated
  * identifiers and escaped literals.
  */
 final class ElfSoql {
-  private static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
-
   private ElfSoql() {}
 
   /**
@@ -24,7 +22,7 @@ final class ElfSoql {
    */
   static String listing(
       String eventType, String interval, String sinceRaw, int pageSize, boolean omitInterval) {
-    requireIdentifier(eventType);
+    Soql.identifier(eventType);
     StringBuilder q = new StringBuilder(256);
     q.append("SELECT Id,EventType,");
     if (!omitInterval) {
@@ -34,9 +32,9 @@ final class ElfSoql {
     if (!omitInterval) {
       q.append(",Sequence");
     }
-    q.append(" FROM EventLogFile WHERE EventType=").append(literal(eventType));
+    q.append(" FROM EventLogFile WHERE EventType=").append(Soql.string(eventType));
     if (!omitInterval) {
-      q.append(" AND Interval=").append(literal(interval));
+      q.append(" AND Interval=").append(Soql.string(interval));
     }
     q.append(" AND CreatedDate >= ").append(SalesforceTimestamps.soqlLiteral(sinceRaw));
     q.append(" ORDER BY CreatedDate, Id LIMIT ").append(pageSize);
@@ -49,26 +47,7 @@ final class ElfSoql {
       return "SELECT EventType FROM EventLogFile GROUP BY EventType";
     }
     return "SELECT EventType FROM EventLogFile WHERE Interval="
-        + literal(interval)
+        + Soql.string(interval)
         + " GROUP BY EventType";
-  }
-
-  /** SRC-18 string literal: {@code \} → {@code \\}, {@code '} → {@code \'}, single-quoted. */
-  static String literal(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('\'');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' || c == '\'') {
-        b.append('\\');
-      }
-      b.append(c);
-    }
-    return b.append('\'').toString();
-  }
-
-  static void requireIdentifier(String name) {
-    if (name == null || !SOQL_IDENTIFIER.matcher(name).matches()) {
-      throw new IllegalArgumentException("not a SOQL identifier: " + name);
-    }
   }
 }

@@ -1,9 +1,9 @@
 package io.sf2loki.salesforce.elf;
 
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Configuration of one org's EventLogFile source ({@code sources.eventlogfile}, SPEC §1.3, ELF-1…
@@ -41,8 +41,6 @@ public record EventLogFileSettings(
     int concurrency,
     List<String> structuredMetadataFields,
     boolean finite) {
-
-  private static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
 
   /** SPEC default of {@code poll_interval}. */
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofHours(1);
@@ -123,7 +121,7 @@ public record EventLogFileSettings(
       throw new IllegalArgumentException("concurrency must be ≥ 1: " + concurrency);
     }
     for (EventTypeSettings t : eventTypes) {
-      if (!t.isWildcard() && !SOQL_IDENTIFIER.matcher(t.name()).matches()) {
+      if (!t.isWildcard() && !Soql.isIdentifier(t.name())) {
         throw new IllegalArgumentException("event type is not a SOQL identifier: " + t.name());
       }
     }

@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.elf;
 
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -37,8 +38,6 @@ final class SalesforceTimestamps {
           .parseDefaulting(ChronoField.SECOND_OF_MINUTE, 0)
           .toFormatter();
 
-  private static final DateTimeFormatter SOQL_LITERAL =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter DEFAULT_SINCE =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
@@ -77,7 +76,7 @@ final class SalesforceTimestamps {
    * unchanged.
    */
   static String soqlLiteral(String raw) {
-    return parse(raw).map(i -> SOQL_LITERAL.format(i.truncatedTo(ChronoUnit.MILLIS))).orElse(raw);
+    return parse(raw).map(Soql::datetime).orElse(raw);
   }
 
   /** ELF-4: the default {@code since} value {@code YYYY-MM-DDTHH:MM:SSZ} (whole seconds, UTC). */

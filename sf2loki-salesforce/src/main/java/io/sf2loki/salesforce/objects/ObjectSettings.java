@@ -1,9 +1,9 @@
 package io.sf2loki.salesforce.objects;
 
 import io.sf2loki.salesforce.revisit.RevisitSettings;
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One {@code sources.eventlog_objects.objects[]} entry (SPEC §1.3, OBJ-1…OBJ-12), already defaulted
@@ -37,7 +37,6 @@ public record ObjectSettings(
     long maxCatchupBytes,
     String tiebreakField,
     RevisitSettings revisit) {
-  static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
 
   /** SPEC defaults. */
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMinutes(5);
@@ -182,7 +181,7 @@ public record ObjectSettings(
   }
 
   static void requireIdentifier(String what, String v) {
-    if (v == null || !SOQL_IDENTIFIER.matcher(v).matches()) {
+    if (!Soql.isIdentifier(v)) {
       throw new IllegalArgumentException(what + " is not a SOQL identifier");
     }
   }

@@ -1,7 +1,7 @@
 package io.sf2loki.salesforce.objects;
 
-import io.sf2loki.salesforce.rest.SoqlLiterals;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -173,21 +173,17 @@ final class ObjectSoql {
       ObjectSettings.requireIdentifier("timestamp_field", o.timestampField());
       q.append(o.timestampField()).append(" = ").append(literal(at)).append(" AND ");
     }
-    q.append(field)
-        .append(" IN ")
-        .append(SoqlLiterals.stringList(keys))
-        .append(" LIMIT ")
-        .append(PAGE);
+    q.append(field).append(" IN ").append(Soql.stringList(keys)).append(" LIMIT ").append(PAGE);
     return q.toString();
   }
 
   /** SRC-16: UTC {@code YYYY-MM-DDTHH:MM:SS.mmmZ}; a raw value that does not parse is unchanged. */
   static String literal(String raw) {
-    return SoqlLiterals.datetime(raw);
+    return Soql.datetime(raw);
   }
 
   static String literal(Instant at) {
-    return SoqlLiterals.datetime(at);
+    return Soql.datetime(at);
   }
 
   /** OBJ-2 default watermark {@code YYYY-MM-DDTHH:MM:SSZ}. */
@@ -197,6 +193,6 @@ final class ObjectSoql {
 
   /** SRC-18 string literal (shared implementation). */
   static String string(String s) {
-    return SoqlLiterals.string(s);
+    return Soql.string(s);
   }
 }

@@ -7,6 +7,7 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.salesforce.source.Backoff;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;

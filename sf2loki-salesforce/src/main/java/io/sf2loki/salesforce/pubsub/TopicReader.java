@@ -19,6 +19,7 @@ import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.source.Backoff;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;

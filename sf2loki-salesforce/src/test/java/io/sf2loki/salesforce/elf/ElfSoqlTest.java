@@ -3,6 +3,7 @@ package io.sf2loki.salesforce.elf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Instant;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class ElfSoqlTest {
   @Test
   @DisplayName("SRC-18: literals escape backslash and quote; identifiers are validated")
   void src18_literalsAndIdentifiers() {
-    assertThat(ElfSoql.literal("a'b\\c")).isEqualTo("'a\\'b\\\\c'");
+    assertThat(Soql.string("a'b\\c")).isEqualTo("'a\\'b\\\\c'");
     assertThatThrownBy(() -> ElfSoql.listing("Login' OR Id!='", "Hourly", "x", 1, false))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -12,6 +12,7 @@ import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.rest.RestTestSupport;
+import io.sf2loki.salesforce.source.Backoff;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.random.RandomGenerator;

@@ -1,4 +1,4 @@
-package io.sf2loki.salesforce.pubsub;
+package io.sf2loki.salesforce.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,7 @@ class BackoffTest {
   @Test
   @DisplayName("PS-14: 1 s doubling to 30 s, each wait + jitter in [0, backoff/2], reset to 1 s")
   void ps14DoublingJitterReset() throws Exception {
-    FakeTime time = new FakeTime(ReaderHarness.START);
+    FakeTime time = new FakeTime(java.time.Instant.parse("2024-06-05T06:00:00Z"));
     Backoff b =
         new Backoff(
             Duration.ofSeconds(1),
