@@ -87,6 +87,12 @@ final class IdleSeries {
     }
     zero(m.checkpointWriteErrors, Attributes.empty());
     zero(m.leaderAcquisitions, Attributes.empty());
+    for (String op : List.of("read", "write", "store_read")) {
+      zero(m.leaseErrors, Attributes.of(Coordinators.OPERATION, op));
+    }
+    for (String r : List.of("foreign_holder", "renew_deadline", "conflict", "demoted", "lock")) {
+      zero(m.leaseSurrenders, Attributes.of(Sf2lokiMetrics.REASON, r));
+    }
     idle(m.egressPaused);
     idle(m.egressBudgetUsedBytes);
     idle(m.lokiTrackedStreams);

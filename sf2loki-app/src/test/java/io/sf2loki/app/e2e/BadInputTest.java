@@ -273,7 +273,7 @@ class BadInputTest {
 
       assertThat(r.status()).as("exit status; stderr: %s", r.stderr()).isZero();
       assertThat(r.stderr()).isEmpty();
-      Map<Attributes, Long> errors = metrics.counter("sf2loki_soql_poll_errors");
+      Map<Attributes, Long> errors = incremented(metrics.counter("sf2loki_soql_poll_errors"));
       assertThat(errors).hasSize(1);
       Attributes attrs = errors.keySet().iterator().next();
       assertThat(attrs.get(Sf2lokiMetrics.SOURCE)).isEqualTo("eventlogfile");
@@ -375,7 +375,7 @@ class BadInputTest {
       }
 
       assertThat(r.status()).as("exit status; stderr: %s", r.stderr()).isZero();
-      assertThat(metrics.counter("sf2loki_eventlogfile_files_abandoned"))
+      assertThat(incremented(metrics.counter("sf2loki_eventlogfile_files_abandoned")))
           .containsExactly(
               Map.entry(
                   Attributes.of(Sf2lokiMetrics.EVENT_TYPE, "URI", Sf2lokiMetrics.REASON, "parse"),
@@ -461,5 +461,17 @@ class BadInputTest {
     assertThat(s.receiver().totalEntries())
         .isEqualTo(expectedPerType.values().stream().mapToLong(Long::longValue).sum());
     assertThat(s.receiver().duplicatesDropped()).isZero();
+  }
+
+  /** The series a run incremented: OBS-20 serves every known attribute set from 0. */
+  private static Map<Attributes, Long> incremented(Map<Attributes, Long> counter) {
+    Map<Attributes, Long> out = new java.util.HashMap<>();
+    counter.forEach(
+        (k, v) -> {
+          if (v != 0L) {
+            out.put(k, v);
+          }
+        });
+    return out;
   }
 }
