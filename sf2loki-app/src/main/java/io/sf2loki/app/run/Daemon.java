@@ -27,6 +27,7 @@ import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
 import io.sf2loki.salesforce.apexlog.ApexLogSource;
+import io.sf2loki.salesforce.apexlog.MetadataTransform;
 import io.sf2loki.salesforce.apexlog.ToolingApi;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
@@ -36,6 +37,7 @@ import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
+import io.sf2loki.salesforce.source.PollGate;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -45,6 +47,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +77,7 @@ public final class Daemon {
   private final UndecodableTopics undecodableTopics = new UndecodableTopics();
   private volatile Sf2lokiMetrics metrics;
   private volatile HealthServer health;
+  private volatile Supplier<Optional<String>> apiReserve = Optional::empty;
 
   /**
    * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
@@ -221,6 +225,15 @@ public final class Daemon {
     }
     // AUTH-9: single-org startup probe
     OrgClients org = orgs.getFirst();
+    LimitsWiring limits = // OBS-12, OBS-21: polls only while leading
+        org.org.salesforce().limits().enabled()
+            ? new LimitsWiring(org.org.salesforce().limits(), org.rest, m, options.time().sleeper())
+            : null;
+    if (limits != null) {
+      closers.push(limits);
+      apiReserve = limits::degradation;
+    }
+    PollGate gate = limits == null ? PollGate.OPEN : limits.gate();
     String orgId;
     try {
       orgId = probeUnlessStopped(org, processStop);
@@ -332,17 +345,32 @@ public final class Daemon {
                         options.time(),
                         cpu.executor(),
                         RowTransform.NONE,
-                        ownership.elfOwnedElsewhere())); // SRC-24
+                        ownership.elfOwnedElsewhere(), // SRC-24
+                        gate)); // OBS-21
               }
               if (objEnabled) { // one source for all objects: shared OBJ-1 schedule, OBJ-12
                 sources.add(
                     new EventLogObjectSource(
-                        objSettings, org.rest, store, m, options.time(), cpu.executor()));
+                        objSettings,
+                        org.rest,
+                        store,
+                        m,
+                        options.time(),
+                        cpu.executor(),
+                        RowTransform.NONE,
+                        java.util.random.RandomGenerator.of("L64X128MixRandom"),
+                        gate)); // OBS-21
               }
               if (apexEnabled) {
                 sources.add(
                     new ApexLogSource(
-                        apexSettings, ToolingApi.over(org.rest), store, m, options.time()));
+                        apexSettings,
+                        ToolingApi.over(org.rest),
+                        store,
+                        m,
+                        options.time(),
+                        MetadataTransform.NONE,
+                        gate)); // OBS-21
               }
               EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
               EgressGovernor governor =
@@ -376,6 +404,16 @@ public final class Daemon {
               @Override
               public void termStarted() {
                 readiness.set(Readiness.State.READY);
+                if (limits != null) {
+                  limits.leading(); // OBS-12: only while leading
+                }
+              }
+
+              @Override
+              public void termEnded() {
+                if (limits != null) {
+                  limits.notLeading();
+                }
               }
 
               @Override
@@ -453,6 +491,8 @@ public final class Daemon {
           String amount = minutes >= 1 ? minutes + "m" : failing.toSeconds() + "s";
           return Optional.of("degraded: loki pushes failing for " + amount);
         });
+    // then the API reserve (OBS-21; installed once the org's limits poller is built)
+    readiness.addDegradation(() -> apiReserve.get());
     // then a Pub/Sub topic held on an undecodable event (PS-6), first in name order
     readiness.addDegradation(undecodableTopics::degradation);
   }

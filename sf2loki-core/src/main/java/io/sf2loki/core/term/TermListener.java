@@ -8,6 +8,13 @@ public interface TermListener {
   /** A term ended through leadership loss or demotion: readiness {@code standby}. */
   void standby();
 
+  /**
+   * A term ended, however it ended (loss, demotion, stop, finish, crash); called on the term thread
+   * after its pipeline returned and before {@link #standby()}. Owners of leader-only work stop and
+   * join it here (e.g. the org limits poller, OBS-12).
+   */
+  default void termEnded() {}
+
   /** A listener that does nothing. */
   static TermListener none() {
     return new TermListener() {

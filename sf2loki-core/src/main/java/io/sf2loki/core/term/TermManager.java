@@ -174,6 +174,7 @@ public final class TermManager implements Coordinator.Leadership {
       failure = e;
     } finally {
       holder.clear();
+      listener.termEnded();
       store.reset();
       synchronized (this) {
         current = null;

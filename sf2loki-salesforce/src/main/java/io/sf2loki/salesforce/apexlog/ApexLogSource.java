@@ -14,6 +14,7 @@ import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.PollGate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -68,6 +69,7 @@ public final class ApexLogSource implements Source {
   private final TimeSource time;
   private final LogShipper shipper;
   private final ApexLogRevisit revisit;
+  private final PollGate gate;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final Attributes objectAttrs =
@@ -108,6 +110,22 @@ public final class ApexLogSource implements Source {
       Sf2lokiMetrics metrics,
       TimeSource time,
       MetadataTransform transform) {
+    this(settings, api, store, metrics, time, transform, PollGate.OPEN);
+  }
+
+  /**
+   * As the constructor above, with the OBS-21 gate asked before each poll (a closed gate skips the
+   * poll until the next interval; no query, no download, no cursor change).
+   */
+  public ApexLogSource(
+      ApexLogSettings settings,
+      ToolingApi api,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      MetadataTransform transform,
+      PollGate gate) {
+    this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.api = Objects.requireNonNull(api, "api");
     this.store = Objects.requireNonNull(store, "store");
@@ -141,7 +159,8 @@ public final class ApexLogSource implements Source {
   @Override
   public void run(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
     while (!stop.isStopped()) {
-      PollReport report = pollOnce(emitter, stop);
+      // OBS-21: a poll due while the API reserve pauses is skipped (no call, cursor untouched)
+      PollReport report = gate.open() ? pollOnce(emitter, stop) : SKIPPED;
       if (report.outcome() == Outcome.STOPPED) {
         return;
       }
@@ -181,6 +200,9 @@ public final class ApexLogSource implements Source {
    * @param queries listing queries sent
    */
   public record PollReport(Outcome outcome, int logsDone, int queries) {}
+
+  /** A poll skipped by the API reserve (OBS-21). */
+  private static final PollReport SKIPPED = new PollReport(Outcome.CLEAN, 0, 0);
 
   /**
    * Runs exactly one poll: drains the listing until a short page (APX-1), handles each new log

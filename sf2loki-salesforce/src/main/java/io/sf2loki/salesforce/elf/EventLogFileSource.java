@@ -19,6 +19,7 @@ import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.rest.Spool;
+import io.sf2loki.salesforce.source.PollGate;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -84,6 +85,7 @@ public final class EventLogFileSource implements Source {
   private final List<TypeState> explicitTypes;
   private final EventTypeSettings wildcard;
   private final Predicate<String> ownedElsewhere;
+  private final PollGate gate;
   private final RowTransform transform;
   private final Set<String> excluded;
 
@@ -144,6 +146,33 @@ public final class EventLogFileSource implements Source {
       Executor cpuExecutor,
       RowTransform transform,
       Predicate<String> ownedElsewhere) {
+    this(
+        settings,
+        rest,
+        store,
+        metrics,
+        time,
+        cpuExecutor,
+        transform,
+        ownedElsewhere,
+        PollGate.OPEN);
+  }
+
+  /**
+   * As the constructor above, with the OBS-21 gate asked before each cycle (a closed gate skips the
+   * cycle until the next interval; no listing, no download, no cursor change).
+   */
+  public EventLogFileSource(
+      EventLogFileSettings settings,
+      SalesforceRest rest,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      Executor cpuExecutor,
+      RowTransform transform,
+      Predicate<String> ownedElsewhere,
+      PollGate gate) {
+    this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
     this.listing = new ElfListing(rest, settings);
@@ -209,7 +238,7 @@ public final class EventLogFileSource implements Source {
           }
         });
     while (!stop.isStopped()) {
-      CycleReport report = runOnce(emitter, stop);
+      CycleReport report = gate.open() ? runOnce(emitter, stop) : SKIPPED; // OBS-21
       if (report.stopped()) {
         return;
       }
@@ -233,6 +262,9 @@ public final class EventLogFileSource implements Source {
    * @param stopped whether the stop signal fired or the emitter refused an entry
    */
   public record CycleReport(int filesDone, boolean throttled, boolean stopped) {}
+
+  /** A cycle skipped by the API reserve (OBS-21). */
+  private static final CycleReport SKIPPED = new CycleReport(0, false, false);
 
   /**
    * Runs exactly one cycle (ELF-1) and returns when all its workers finished. For tests and finite

@@ -17,6 +17,7 @@ import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.PollGate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,6 +77,7 @@ public final class EventLogObjectSource implements Source {
   private final TimeSource time;
   private final RecordPreparer preparer;
   private final RandomGenerator random;
+  private final PollGate gate;
   private final List<ObjectState> states = new ArrayList<>();
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
 
@@ -127,6 +129,24 @@ public final class EventLogObjectSource implements Source {
       Executor cpuExecutor,
       RowTransform transform,
       RandomGenerator random) {
+    this(settings, rest, store, metrics, time, cpuExecutor, transform, random, PollGate.OPEN);
+  }
+
+  /**
+   * As the constructor above, with the OBS-21 gate asked before each object's poll (a closed gate
+   * skips the poll until the object's next due time; no query, no cursor change).
+   */
+  public EventLogObjectSource(
+      EventLogObjectsSettings settings,
+      SalesforceRest rest,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      Executor cpuExecutor,
+      RowTransform transform,
+      RandomGenerator random,
+      PollGate gate) {
+    this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
     this.store = Objects.requireNonNull(store, "store");
@@ -189,6 +209,10 @@ public final class EventLogObjectSource implements Source {
       boolean advanced = false;
       for (ObjectState s : states) {
         if (!settings.finite() && s.dueNanos - now > 0) {
+          continue;
+        }
+        if (!gate.open()) { // OBS-21: skipped, due again after its interval
+          s.dueNanos = time.ticker().nanoTime() + jittered(s.settings.pollInterval()).toNanos();
           continue;
         }
         PollResult r = poll(s, emitter, stop);

@@ -20,8 +20,10 @@ import java.util.regex.Pattern;
  * The operator endpoints {@code doctor} reads (SPEC DOC-2), in Salesforce's shapes:
  *
  * <ul>
- *   <li>{@code GET /services/data/v{api}/limits}: {@code {"DailyApiRequests": {"Max": N,
- *       "Remaining": N}, …}} from the org's API usage counter.
+ *   <li>{@code GET /services/data/v{api}/limits}: the real Limits body (48 top-level limits, some
+ *       with nested per-app sub-limits; fixture {@code swiftlysalesforce_limits.json}) with {@code
+ *       "DailyApiRequests": {"Max": N, "Remaining": N}} from the org's API usage counter, or the
+ *       values a test set ({@link #dailyApiRequests}, OBS-21).
  *   <li>{@code GET /services/data/v{api}/sobjects/EventLogFile/describe}: a describe result ({@code
  *       name}, {@code label}, {@code queryable}, {@code fields}); 403 {@code INSUFFICIENT_ACCESS}
  *       when the user lacks View Event Log Files ({@link #denyEventLogFile}).
@@ -35,17 +37,58 @@ final class OpsEndpoints {
           "(?i)^SELECT\\s+Id\\s+FROM\\s+TraceFlag\\s+WHERE\\s+ExpirationDate\\s*>\\s*(\\S+)"
               + "\\s+LIMIT\\s+(\\d+)\\s*$");
 
+  private static final String LIMITS_RESOURCE = "/io/sf2loki/sim/limits.json";
+
   private final ObjectMapper json = new ObjectMapper();
   private final LongSupplier apiUsage;
   private final long apiMax;
+  private final Map<String, Object> limitsTemplate;
+  private volatile Daily dailyOverride; // null: Max = apiMax, Remaining from the usage counter
   private final List<TraceFlag> traceFlags = new CopyOnWriteArrayList<>();
   private volatile boolean denyEventLogFile;
 
   record TraceFlag(String id, Instant expiration) {}
 
+  /** {@code DailyApiRequests} set by a test (OBS-21). */
+  record Daily(long remaining, long max) {}
+
   OpsEndpoints(LongSupplier apiUsage, long apiMax) {
     this.apiUsage = apiUsage;
     this.apiMax = apiMax;
+    this.limitsTemplate = readTemplate();
+  }
+
+  /** The real Limits body (fixture {@code swiftlysalesforce_limits.json}, 48 limits). */
+  private Map<String, Object> readTemplate() {
+    try (var in = OpsEndpoints.class.getResourceAsStream(LIMITS_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + LIMITS_RESOURCE);
+      }
+      return json.readValue(
+          in,
+          new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, Object>>() {});
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Fixes {@code DailyApiRequests} at runtime; {@code null} returns to the usage counter. */
+  void dailyApiRequests(Daily daily) {
+    dailyOverride = daily;
+  }
+
+  /** The {@code DailyApiRequests} served now. */
+  Daily daily() {
+    Daily d = dailyOverride;
+    return d != null ? d : new Daily(Math.max(0, apiMax - apiUsage.getAsLong()), apiMax);
+  }
+
+  /** {@code Sforce-Limit-Info} value, consistent with {@link #daily()}. */
+  String limitInfo() {
+    Daily d = dailyOverride;
+    return d == null
+        ? "api-usage=" + apiUsage.getAsLong() + "/" + apiMax
+        : "api-usage=" + Math.max(0, d.max() - d.remaining()) + "/" + d.max();
   }
 
   void addTraceFlag(String id, Instant expiration) {
@@ -69,12 +112,11 @@ final class OpsEndpoints {
 
   void handle(HttpExchange ex, String rest) throws IOException {
     if (rest.startsWith("limits")) {
-      long remaining = Math.max(0, apiMax - apiUsage.getAsLong());
+      Daily d = daily();
       Map<String, Object> daily = new LinkedHashMap<>();
-      daily.put("Max", apiMax);
-      daily.put("Remaining", remaining);
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("ConcurrentAsyncGetReportInstances", Map.of("Max", 200, "Remaining", 200));
+      daily.put("Max", d.max());
+      daily.put("Remaining", d.remaining());
+      Map<String, Object> body = new LinkedHashMap<>(limitsTemplate);
       body.put("DailyApiRequests", daily);
       send(ex, 200, body);
     } else if (rest.startsWith("sobjects/")) {

@@ -412,6 +412,19 @@ public final class SimOrg implements AutoCloseable {
     ops.addTraceFlag(id, expiration);
   }
 
+  /**
+   * Fixes {@code DailyApiRequests} of {@code /limits} (and {@code Sforce-Limit-Info}) at runtime,
+   * e.g. under an API reserve (OBS-21); {@link #clearDailyApiRequests()} returns to the counter.
+   */
+  public void setDailyApiRequests(long remaining, long max) {
+    ops.dailyApiRequests(new OpsEndpoints.Daily(remaining, max));
+  }
+
+  /** {@code DailyApiRequests} from the API usage counter again (the default). */
+  public void clearDailyApiRequests() {
+    ops.dailyApiRequests(null);
+  }
+
   /** Makes {@code EventLogFile/describe} answer 403 (a user without View Event Log Files). */
   public void denyEventLogFile(boolean deny) {
     ops.denyEventLogFile(deny);
@@ -824,7 +837,7 @@ public final class SimOrg implements AutoCloseable {
   }
 
   private void limitHeader(HttpExchange ex) {
-    ex.getResponseHeaders().set("Sforce-Limit-Info", "api-usage=" + apiUsage.get() + "/" + apiMax);
+    ex.getResponseHeaders().set("Sforce-Limit-Info", ops.limitInfo());
   }
 
   private void sendSfError(HttpExchange ex, int status, String code, String message)
