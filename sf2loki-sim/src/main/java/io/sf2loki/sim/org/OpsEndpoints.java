@@ -43,6 +43,8 @@ final class OpsEndpoints {
   private final LongSupplier apiUsage;
   private final long apiMax;
   private final Map<String, Object> limitsTemplate;
+  private final java.util.concurrent.atomic.AtomicLong limitsCalls =
+      new java.util.concurrent.atomic.AtomicLong();
   private volatile Daily dailyOverride; // null: Max = apiMax, Remaining from the usage counter
   private final List<TraceFlag> traceFlags = new CopyOnWriteArrayList<>();
   private volatile boolean denyEventLogFile;
@@ -83,6 +85,11 @@ final class OpsEndpoints {
     return d != null ? d : new Daily(Math.max(0, apiMax - apiUsage.getAsLong()), apiMax);
   }
 
+  /** Authorised {@code /limits} requests answered so far. */
+  long limitsCalls() {
+    return limitsCalls.get();
+  }
+
   /** {@code Sforce-Limit-Info} value, consistent with {@link #daily()}. */
   String limitInfo() {
     Daily d = dailyOverride;
@@ -112,6 +119,7 @@ final class OpsEndpoints {
 
   void handle(HttpExchange ex, String rest) throws IOException {
     if (rest.startsWith("limits")) {
+      limitsCalls.incrementAndGet();
       Daily d = daily();
       Map<String, Object> daily = new LinkedHashMap<>();
       daily.put("Max", d.max());

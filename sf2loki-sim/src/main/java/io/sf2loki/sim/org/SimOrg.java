@@ -420,6 +420,11 @@ public final class SimOrg implements AutoCloseable {
     ops.dailyApiRequests(new OpsEndpoints.Daily(remaining, max));
   }
 
+  /** Authorised {@code /limits} requests answered so far (OBS-12). */
+  public long limitsCalls() {
+    return ops.limitsCalls();
+  }
+
   /** {@code DailyApiRequests} from the API usage counter again (the default). */
   public void clearDailyApiRequests() {
     ops.dailyApiRequests(null);
