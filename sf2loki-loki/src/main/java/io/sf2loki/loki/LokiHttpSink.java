@@ -209,7 +209,7 @@ public final class LokiHttpSink implements Sink {
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     BatchMarks marks = memory.take(batch);
     try {
-      return push(marks, singleAttempt, stop);
+      return push(marks, singleAttempt, stop, Sink.AttemptFailures.NONE);
     } catch (RetryableSinkException e) {
       if (!marks.isEmpty()) {
         memory.remember(marks);
@@ -224,11 +224,18 @@ public final class LokiHttpSink implements Sink {
    */
   @Override
   public Sink.Delivery open(Batch batch) {
-    BatchMarks marks = new BatchMarks(batch);
-    return (singleAttempt, stop) -> push(marks, singleAttempt, stop);
+    return open(batch, Sink.AttemptFailures.NONE);
   }
 
-  private PushResult push(BatchMarks marks, boolean singleAttempt, StopSignal stop)
+  /** As {@link #open(Batch)}; {@code failures} hears of every in-sink retry (PIPE-11). */
+  @Override
+  public Sink.Delivery open(Batch batch, Sink.AttemptFailures failures) {
+    BatchMarks marks = new BatchMarks(batch);
+    return (singleAttempt, stop) -> push(marks, singleAttempt, stop, failures);
+  }
+
+  private PushResult push(
+      BatchMarks marks, boolean singleAttempt, StopSignal stop, Sink.AttemptFailures failures)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     List<LogEntry> all = marks.batch.realEntries();
     List<LogEntry> entries = marks.isEmpty() ? all : marks.remaining(all);
@@ -241,7 +248,8 @@ public final class LokiHttpSink implements Sink {
     List<List<LogEntry>> requests =
         RequestPlan.requests(RequestPlan.ordered(entries), streamMarks::known);
     SinkPush p =
-        new SinkPush(singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop);
+        new SinkPush(
+            singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop, failures);
     for (List<LogEntry> request : requests) {
       process(request, exchange(request, p), p, 0);
     }
@@ -532,6 +540,7 @@ public final class LokiHttpSink implements Sink {
           transport == null
               ? "HTTP " + status
               : "transport error: " + transport.getClass().getSimpleName();
+      p.failures.attemptFailed(); // PIPE-11: the lane's failing mark starts now
       if (attempt >= attempts) {
         throw fail(
             "loki push failed after " + attempt + " attempt(s): " + what,

@@ -1,5 +1,6 @@
 package io.sf2loki.loki;
 
+import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiResponses.Classification;
 import java.time.Duration;
@@ -16,13 +17,20 @@ final class SinkPush {
   final BatchMarks marks;
   final boolean wholeBatch;
   final StopSignal stop;
+  final Sink.AttemptFailures failures; // PIPE-11: told before each in-sink retry wait
   long bytes;
 
   /** True while the batch's restamped entries are pushed (SINK-13). */
   boolean restampPhase;
 
-  SinkPush(boolean singleAttempt, BatchMarks marks, boolean wholeBatch, StopSignal stop) {
+  SinkPush(
+      boolean singleAttempt,
+      BatchMarks marks,
+      boolean wholeBatch,
+      StopSignal stop,
+      Sink.AttemptFailures failures) {
     this.stop = stop;
+    this.failures = failures;
     this.singleAttempt = singleAttempt;
     this.marks = marks;
     this.wholeBatch = wholeBatch;

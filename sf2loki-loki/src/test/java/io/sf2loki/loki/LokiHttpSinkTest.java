@@ -613,4 +613,32 @@ class LokiHttpSinkTest {
         .isInstanceOf(RetryableSinkException.class);
     assertThat(requests()).hasSize(1);
   }
+
+  @Test
+  @DisplayName(
+      "PIPE-11: every retryable request failure is reported before the in-sink retry wait, so the"
+          + " lane's failing mark starts at the first failed attempt")
+  void pipe11_failuresReportedBeforeInSinkWaits() throws Exception {
+    stub(500, "boom");
+    java.util.concurrent.atomic.AtomicInteger failures =
+        new java.util.concurrent.atomic.AtomicInteger();
+    List<Integer> failuresAtEachWait = new java.util.concurrent.CopyOnWriteArrayList<>();
+    sink =
+        new LokiHttpSink(
+            settings(),
+            metrics,
+            (d, stop) -> {
+              failuresAtEachWait.add(failures.get());
+              return true;
+            },
+            new Random(7));
+    Batch b = batch("a");
+    var delivery = sink.open(b, failures::incrementAndGet);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> delivery.push(false, new io.sf2loki.core.time.StopSignal()))
+        .isInstanceOf(io.sf2loki.core.spi.RetryableSinkException.class);
+    assertThat(failuresAtEachWait).containsExactly(1, 2, 3, 4);
+    assertThat(failures.get()).isEqualTo(5);
+    assertThat(requests()).hasSize(5);
+  }
 }

@@ -236,6 +236,15 @@ final class SalesforceChecks {
       return Check.warn("limits", "/limits has no DailyApiRequests");
     }
     String detail = "DailyApiRequests remaining " + remaining + " of " + max;
+    double reserve = org.salesforce().limits().reservePercent();
+    if (reserve > 0 && remaining.doubleValue() < max.doubleValue() * reserve / 100.0) {
+      return Check.warn( // OBS-21: what the daemon would do now
+          "limits",
+          detail
+              + " (under the API reserve of "
+              + reserve
+              + " %: the polling sources would pause)");
+    }
     if (max.doubleValue() > 0 && remaining.doubleValue() / max.doubleValue() < LIMITS_WARN_SHARE) {
       return Check.warn("limits", detail + " (under 20 %)");
     }

@@ -141,6 +141,27 @@ class DoctorEndToEndTest {
   }
 
   @Test
+  @DisplayName(
+      "DOC-2 row 12, OBS-21: with DailyApiRequests under the configured API reserve the limits row"
+          + " WARNs that the polling sources would pause (exit 0)")
+  void limitsUnderReserve() throws Exception {
+    s.org().setDailyApiRequests(1000, 15000); // 6.7 %: under a 10 % reserve
+    Path cfg =
+        ConfigText.read(config)
+            .replace(
+                "sources:\n", "  limits:\n    enabled: true\n    reserve_percent: 10\nsources:\n")
+            .writeTo(s.dir().resolve("reserve.yaml"));
+    int code = doctor(cfg, "--json");
+    JsonNode r = json();
+    assertThat(code).as(r.toString()).isZero();
+    JsonNode limits = row(r, "limits");
+    assertThat(limits.get("status").asText()).isEqualTo("WARN");
+    assertThat(limits.get("detail").asText())
+        .contains("DailyApiRequests remaining 1000 of 15000")
+        .contains("under the API reserve of 10.0 %");
+  }
+
+  @Test
   @DisplayName("DOC-2 row 7: with Loki down the loki row FAILs with a hint, exit 1")
   void lokiDown() throws Exception {
     int port;

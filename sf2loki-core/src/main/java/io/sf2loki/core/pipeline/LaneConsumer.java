@@ -260,7 +260,8 @@ final class LaneConsumer {
       }
     }
     Duration backoff = settings.retryInitial();
-    Sink.Delivery delivery = sink.open(batch); // the batch's push state, kept across its retries
+    // the batch's push state, kept across its retries; in-sink failures mark at once (PIPE-11)
+    Sink.Delivery delivery = sink.open(batch, this::markFailing);
     while (true) {
       if (leadership.lost()) {
         throw new LeadershipLost(batch);
@@ -295,10 +296,7 @@ final class LaneConsumer {
         return;
       } catch (RetryableSinkException ex) {
         metrics.lokiPush.add(1, retriedAttrs);
-        if (failingSince == null) {
-          failingSinceNanos = time.ticker().nanoTime();
-          failingSince = time.now();
-        }
+        markFailing();
         if (leadership.lost()) {
           throw new LeadershipLost(batch); // a push in flight at the loss is not retried
         }
@@ -328,6 +326,14 @@ final class LaneConsumer {
           backoff = settings.retryMax();
         }
       }
+    }
+  }
+
+  /** PIPE-11: the lane's failing mark starts at its first failed attempt (kept until cleared). */
+  private void markFailing() {
+    if (failingSince == null) {
+      failingSinceNanos = time.ticker().nanoTime();
+      failingSince = time.now();
     }
   }
 

@@ -47,6 +47,29 @@ public interface Sink extends AutoCloseable {
     return (singleAttempt, stop) -> push(batch, singleAttempt, stop);
   }
 
+  /**
+   * As {@link #open(Batch)}, telling {@code failures} of every request attempt that failed
+   * retryably inside a push — before the sink's own retry wait — so the lane's failing mark
+   * (PIPE-11) starts at the first failed attempt, not after the in-sink retries. The default
+   * ignores {@code failures} (the lane still marks when the push throws).
+   *
+   * @param batch the batch; must contain at least one real entry
+   * @param failures called on the pushing thread; must not block or throw
+   */
+  default Delivery open(Batch batch, AttemptFailures failures) {
+    return open(batch);
+  }
+
+  /** Told of each retryable request failure inside a push (PIPE-11). */
+  @FunctionalInterface
+  interface AttemptFailures {
+    /** Ignores every failure. */
+    AttemptFailures NONE = () -> {};
+
+    /** One request attempt failed retryably (transport, 429, 5xx); the sink will retry. */
+    void attemptFailed();
+  }
+
   /** One batch's delivery: each call is one attempt of {@link Sink#push} for that batch. */
   @FunctionalInterface
   interface Delivery {

@@ -255,4 +255,86 @@ class PipelineClockTest {
     assertThat(runner.isAlive()).isFalse();
     assertThat(p.failingFor()).as("a success clears the mark").isEmpty();
   }
+
+  @Test
+  @DisplayName(
+      "PIPE-11: the failing mark starts at the first failed attempt inside the sink (reported"
+          + " through Sink.open's AttemptFailures), not when the push finally throws after its"
+          + " in-sink retries")
+  void pipe11_markStartsAtFirstFailedAttempt() throws Exception {
+    FakeTime time = new FakeTime(START);
+    CountDownLatch inSinkRetry = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Sink sink =
+        new Sink() {
+          @Override
+          public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop) {
+            throw new AssertionError("the lane opens a delivery");
+          }
+
+          @Override
+          public Delivery open(Batch batch, AttemptFailures failures) {
+            return (singleAttempt, stop) -> {
+              failures.attemptFailed(); // first request failed; the sink now waits to retry
+              inSinkRetry.countDown();
+              assertThat(release.await(5, TimeUnit.SECONDS)).isTrue();
+              return PushResult.delivered(batch.realCount());
+            };
+          }
+        };
+    Pipeline p = onePipeline(sink, time);
+    Thread runner =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    p.run(new StopSignal());
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+    try {
+      assertThat(inSinkRetry.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.failingSince()).as("marked while the push is still retrying").contains(START);
+      time.advance(Duration.ofSeconds(9)); // the in-sink retries of SINK-9
+      assertThat(p.failingFor()).contains(Duration.ofSeconds(9));
+    } finally {
+      release.countDown();
+      runner.join(5000);
+    }
+    assertThat(runner.isAlive()).isFalse();
+    assertThat(p.failingFor()).as("a success clears the mark").isEmpty();
+  }
+
+  private static Pipeline onePipeline(Sink sink, FakeTime time) {
+    return new Pipeline(
+        new PipelineSettings(
+            1,
+            1_048_576,
+            INTERVAL,
+            100,
+            0,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(30),
+            Map.of(),
+            Duration.ZERO),
+        List.of(
+            new io.sf2loki.core.testing.ListSource(
+                "one",
+                Lane.BULK,
+                List.of(
+                    LogEntry.of(
+                        START,
+                        Map.of("source", "eventlogfile"),
+                        "line",
+                        Map.of(),
+                        new CheckpointToken("eventlogfile:T", "v1"))))),
+        sink,
+        new InMemoryCheckpointStore(),
+        Sf2lokiMetrics.noop(),
+        time.timeSource(),
+        UnaryOperator.identity(),
+        CommitListener.none());
+  }
 }
