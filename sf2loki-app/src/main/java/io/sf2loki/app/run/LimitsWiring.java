@@ -79,7 +79,7 @@ final class LimitsWiring implements AutoCloseable {
                 });
   }
 
-  /** A term ended: stop the poller and join it. */
+  /** A term ended: stop the poller (interrupting a call in flight) and join it. */
   void notLeading() {
     Thread t;
     synchronized (this) {
@@ -88,6 +88,7 @@ final class LimitsWiring implements AutoCloseable {
         return;
       }
       stop.stop();
+      t.interrupt(); // ends a limits call in flight at once (the poller keeps no state)
       thread = null;
       stop = null;
     }
