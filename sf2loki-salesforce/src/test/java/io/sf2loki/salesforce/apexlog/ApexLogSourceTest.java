@@ -80,6 +80,36 @@ class ApexLogSourceTest {
     return new DownloadException("HTTP " + status + ": simulated", status, null, null);
   }
 
+  // ---------------------------------------------------------------- OBS-21
+
+  @Test
+  @DisplayName(
+      "OBS-21: a poll due while the PollGate is closed is skipped (no Tooling call, no entry, no"
+          + " cursor) and retried at the next interval; the first open poll ships everything")
+  void obs21_closedGateSkipsPolls() throws Exception {
+    addLogs(3, NOW.minusSeconds(600), Duration.ofSeconds(1));
+    List<Integer> queriesAtGate = new ArrayList<>();
+    int[] asked = {0};
+    io.sf2loki.salesforce.source.PollGate gate =
+        () -> {
+          queriesAtGate.add(api.queries().size());
+          asked[0]++;
+          if (asked[0] == 5) {
+            stop.stop();
+          }
+          return asked[0] == 4; // closed for the first three due polls
+        };
+    ApexLogSource src =
+        new ApexLogSource(
+            settings(), api, store, m.metrics, time.timeSource(), MetadataTransform.NONE, gate);
+
+    src.run(out, stop);
+
+    assertThat(queriesAtGate).containsExactly(0, 0, 0, 0, 1);
+    assertThat(out.real()).hasSize(3);
+    assertThat(time.sleeps()).hasSize(4); // every skipped or done poll waited one interval
+  }
+
   // ---------------------------------------------------------------- APX-1
 
   @Test
