@@ -114,9 +114,9 @@ final class LokiResponses {
     long sum = 0;
     while (m.find()) {
       any = true;
-      long k = Long.parseLong(m.group(1));
-      long of = Long.parseLong(m.group(2));
-      if (k != of) {
+      long k = count(m.group(1));
+      long of = count(m.group(2));
+      if (k < 0 || k != of) {
         return false;
       }
       sum += k;
@@ -134,8 +134,24 @@ final class LokiResponses {
         return false;
       }
       Matcher g = ERRORS_LIKE.matcher(s);
-      count += g.find() ? Long.parseLong(g.group(1)) : 1;
+      long c = g.find() ? count(g.group(1)) : 1;
+      if (c < 0) {
+        return false;
+      }
+      count += c;
     }
     return count == n;
+  }
+
+  /**
+   * A decimal count matched in a Loki body, or -1 when it does not fit a {@code long}: such a body
+   * reports no count this sink can match, so callers treat it as not telling.
+   */
+  static long count(String digits) {
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 }

@@ -159,7 +159,7 @@ final class PartialAcceptance {
 
   /**
    * The ingester blocks of {@code body}, or empty when any non-blank line is not of the ingester
-   * form (or a block has no {@code total ignored} line).
+   * form (or a block has no {@code total ignored} line, or a count past {@code long}).
    */
   static Optional<List<Block>> parse(String body) {
     List<Block> blocks = new ArrayList<>();
@@ -185,16 +185,12 @@ final class PartialAcceptance {
         return Optional.empty();
       }
       Map<String, String> labels = labels(t.group(3));
-      if (labels == null) {
+      long ignored = LokiResponses.count(t.group(1));
+      long total = LokiResponses.count(t.group(2));
+      if (labels == null || ignored < 0 || total < 0) {
         return Optional.empty();
       }
-      blocks.add(
-          new Block(
-              labels,
-              List.copyOf(listed),
-              List.copyOf(reasons),
-              Long.parseLong(t.group(1)),
-              Long.parseLong(t.group(2))));
+      blocks.add(new Block(labels, List.copyOf(listed), List.copyOf(reasons), ignored, total));
       listed.clear();
       reasons.clear();
     }

@@ -168,4 +168,19 @@ class PartialAcceptanceTest {
     Optional<List<PartialAcceptance.Block>> p = PartialAcceptance.parse(body(A, List.of(T0), 1, 2));
     assertThat(p).hasValueSatisfying(l -> assertThat(l.get(0).labels()).isEqualTo(A));
   }
+
+  @Test
+  @DisplayName(
+      "SINK-10/16: a count past long in a 400 body means the body does not tell (fuzz find)")
+  void countsPastLongDoNotTell() {
+    String huge = "1".repeat(35);
+    String ingester =
+        "user 'fake', total ignored: " + huge + " out of " + huge + " for stream: {a=\"b\"}";
+    assertThat(PartialAcceptance.parse(ingester)).isEmpty();
+    assertThat(PartialAcceptance.cutoffs(ingester)).isEmpty();
+    assertThat(LokiResponses.coversAll(ingester, 1)).isFalse();
+    assertThat(LokiResponses.coversAll(huge + " errors like: timestamp too old", 1)).isFalse();
+    assertThat(LokiResponses.count(huge)).isEqualTo(-1);
+    assertThat(LokiResponses.count("42")).isEqualTo(42);
+  }
 }

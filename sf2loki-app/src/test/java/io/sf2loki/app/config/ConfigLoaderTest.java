@@ -546,4 +546,17 @@ class ConfigLoaderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("via aliases");
   }
+
+  @Test
+  @DisplayName(
+      "CFG-4: nesting past the parser's depth limit and a 4 MiB scalar fail with ConfigException"
+          + " (the fuzz target's sizes beyond its input length)")
+  void deepNestingAndHugeScalar() {
+    String deep = "sink: " + "[".repeat(5000) + "]".repeat(5000) + "\n";
+    assertThatThrownBy(() -> new ConfigLoader().load(write(dir, deep), Map.of()))
+        .isInstanceOf(ConfigException.class);
+    String huge = MINIMAL + "service:\n  name: " + "x".repeat(4 << 20) + "\n";
+    assertThatThrownBy(() -> new ConfigLoader().load(write(dir, huge), Map.of()))
+        .isInstanceOf(ConfigException.class);
+  }
 }

@@ -58,8 +58,8 @@ public final class AvroEventDecoder {
    *     GetSchema(schema_id)})
    * @param payload the raw Avro binary bytes
    * @return the decoded record as an ordered, mutable map in schema field order
-   * @throws AvroDecodeException when the bytes are truncated or malformed, or bytes remain after
-   *     the record
+   * @throws AvroDecodeException when the bytes are truncated or malformed, bytes remain after the
+   *     record, or a value has no Java value (a zero-length {@code decimal})
    */
   public Map<String, Object> decode(Schema writerSchema, byte[] payload)
       throws AvroDecodeException {
@@ -97,9 +97,21 @@ public final class AvroEventDecoder {
     } catch (IOException e) {
       throw new AvroDecodeException("cannot check the end of the Avro payload", e);
     }
-    @SuppressWarnings("unchecked")
-    Map<String, Object> map = (Map<String, Object>) convert(writerSchema, datum);
-    return map;
+    try {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> map = (Map<String, Object>) convert(writerSchema, datum);
+      return map;
+    } catch (RuntimeException e) {
+      // a value Avro read but no Java value exists for, e.g. a zero-length decimal (fuzz find)
+      throw new AvroDecodeException(
+          "cannot convert Avro payload of "
+              + payload.length
+              + " bytes with schema "
+              + writerSchema.getFullName()
+              + ": "
+              + e.getClass().getSimpleName(),
+          e);
+    }
   }
 
   /** The cached datum reader of {@code writerSchema} (by identity), built on first use. */

@@ -14,6 +14,7 @@ import io.sf2loki.salesforce.auth.TokenProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -27,6 +28,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -243,6 +245,7 @@ public final class HttpSalesforceRest implements SalesforceRest {
   private List<Map<String, Object>> runQuery(String firstPath)
       throws SoqlException, InterruptedException {
     List<Map<String, Object>> records = new ArrayList<>();
+    Set<String> visited = new HashSet<>();
     String path = firstPath;
     while (true) {
       Map<String, Object> page;
@@ -267,7 +270,24 @@ public final class HttpSalesforceRest implements SalesforceRest {
       if (!(page.get("nextRecordsUrl") instanceof String next) || !next.startsWith("/")) {
         throw malformed("malformed response: done is false without nextRecordsUrl", ex.status());
       }
+      if (!isUriReference(next)) {
+        throw malformed("malformed response: nextRecordsUrl is not a URL path", ex.status());
+      }
+      // a query locator names each page once: a repeat would page forever (fuzz find)
+      if (!visited.add(next)) {
+        throw malformed("malformed response: nextRecordsUrl repeats an earlier page", ex.status());
+      }
       path = next;
+    }
+  }
+
+  /** Whether {@code path} is a valid URI reference (RFC 3986), so instance URL + path is a URI. */
+  private static boolean isUriReference(String path) {
+    try {
+      new URI(path);
+      return true;
+    } catch (URISyntaxException e) {
+      return false;
     }
   }
 

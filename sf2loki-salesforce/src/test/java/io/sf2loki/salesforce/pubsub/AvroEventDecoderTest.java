@@ -175,6 +175,24 @@ class AvroEventDecoderTest {
   }
 
   @Test
+  @DisplayName(
+      "PS-6: a zero-length decimal (bytes or nullable) raises AvroDecodeException, not"
+          + " NumberFormatException (fuzz find)")
+  void zeroLengthDecimalIsADecodeError() throws Exception {
+    Schema schema =
+        new Schema.Parser()
+            .parse(
+                """
+                {"type":"record","name":"D","fields":[{"name":"dec","type":["null",
+                 {"type":"bytes","logicalType":"decimal","precision":6,"scale":2}]}]}""");
+    // union branch 1 (zig-zag 0x02), bytes of length 0
+    assertThatThrownBy(() -> decoder.decode(schema, new byte[] {0x02, 0x00}))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("D")
+        .hasMessageContaining("NumberFormatException");
+  }
+
+  @Test
   @DisplayName("PS-6: a malformed payload (bad union index) raises AvroDecodeException")
   void malformedPayloadIsADecodeError() throws Exception {
     Schema schema =

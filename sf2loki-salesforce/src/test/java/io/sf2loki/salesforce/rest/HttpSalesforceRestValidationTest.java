@@ -2,11 +2,13 @@ package io.sf2loki.salesforce.rest;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static io.sf2loki.salesforce.rest.RestTestSupport.fixture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.opentelemetry.api.common.Attributes;
@@ -18,6 +20,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
@@ -145,6 +148,51 @@ class HttpSalesforceRestValidationTest {
         .isInstanceOfSatisfying(
             InvalidFieldException.class,
             e -> assertThat(e.errorCodes()).contains("MALFORMED_QUERY", "INVALID_FIELD"));
+  }
+
+  @Test
+  @DisplayName(
+      "SRC-30: a nextRecordsUrl that repeats an earlier page is a MalformedResponseException,"
+          + " counted, not an endless query (fuzz find)")
+  void nextRecordsUrlCycle() {
+    String second = QUERY_PATH + "/01gxx0000000001AAA-2000";
+    String third = QUERY_PATH + "/01gxx0000000001AAA-4000";
+    wm.stubFor(get(urlPathEqualTo(QUERY_PATH)).willReturn(okJson(page("0AT1", second))));
+    wm.stubFor(get(urlPathEqualTo(second)).willReturn(okJson(page("0AT2", third))));
+    wm.stubFor(get(urlPathEqualTo(third)).willReturn(okJson(page("0AT3", second))));
+    // the hang guard only bounds the pre-fix endless paging; no timing is asserted
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(1),
+        () ->
+            assertThatThrownBy(() -> rest.query("SELECT Id FROM EventLogFile"))
+                .isInstanceOf(MalformedResponseException.class)
+                .hasMessageContaining("repeats an earlier page"));
+    assertThat(
+            probe.counter(
+                "sf2loki_salesforce_malformed_responses",
+                Attributes.of(Sf2lokiMetrics.API, "soql")))
+        .isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName(
+      "SRC-30: a nextRecordsUrl that is not a URL path is a MalformedResponseException, not an"
+          + " IllegalArgumentException (fuzz find)")
+  void nextRecordsUrlNotAPath() {
+    wm.stubFor(
+        get(urlPathEqualTo(QUERY_PATH))
+            .willReturn(okJson(page("0AT1", "/services/data/v60.0/query/{locator}-2000"))));
+    assertThatThrownBy(() -> rest.query("SELECT Id FROM EventLogFile"))
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessageContaining("not a URL path");
+  }
+
+  private static String page(String id, String next) {
+    return "{\"totalSize\":9,\"done\":false,\"nextRecordsUrl\":\""
+        + next
+        + "\",\"records\":[{\"Id\":\""
+        + id
+        + "\"}]}";
   }
 
   @Test
