@@ -20,7 +20,13 @@ import io.sf2loki.state.lease.LeaseSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -321,6 +327,53 @@ class K8sLeaseProtocolTest {
     assertThat(events.seen).contains("surrendered:demoted");
     assertThat(k.stored().getSpec().getLeaseTransitions()).isEqualTo(2);
     assertThat(k.stored().getSpec().getHolderIdentity()).isEqualTo("me");
+  }
+
+  @Test
+  @DisplayName(
+      "HA-12/HA-14: a 409 storm — 8 replicas race for the same Lease, 12 rounds: exactly one"
+          + " wins each round, the others get 409 or see the winner; epochs strictly increase, one"
+          + " replica per epoch")
+  void conflictStorm() throws Exception {
+    TimeSource shared = ft.timeSource(); // thread-safe fake time
+    List<K8sLeaseProtocol> replicas = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      replicas.add(
+          new K8sLeaseProtocol(k.leaseClient(), settings("r" + i), binding, shared, events));
+    }
+    Map<Long, String> holderOfEpoch = new HashMap<>();
+    try (ExecutorService pool = Executors.newFixedThreadPool(replicas.size())) {
+      for (int round = 1; round <= 12; round++) {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Won>> tries = new ArrayList<>();
+        for (K8sLeaseProtocol r : replicas) {
+          tries.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    return r.acquire(new StopSignal());
+                  }));
+        }
+        go.countDown();
+        List<Integer> winners = new ArrayList<>();
+        Won won = null;
+        for (int i = 0; i < tries.size(); i++) {
+          Won w = tries.get(i).get();
+          if (w != null) {
+            winners.add(i);
+            won = w;
+          }
+        }
+        assertThat(winners).as("round %d winners", round).hasSize(1);
+        String winner = "r" + winners.getFirst();
+        assertThat(won.epoch()).isEqualTo(round);
+        assertThat(holderOfEpoch.put(won.epoch(), winner)).isNull();
+        assertThat(k.stored().getSpec().getHolderIdentity()).isEqualTo(winner);
+        assertThat(k.stored().getSpec().getLeaseTransitions()).isEqualTo(round);
+        replicas.get(winners.getFirst()).release(won.epoch()); // claimable at once for the next
+      }
+    }
+    assertThat(events.seen).contains("error:write"); // the 409s were real
   }
 
   /** Records the HA-1 callbacks and the fake ticker at each loss. */
