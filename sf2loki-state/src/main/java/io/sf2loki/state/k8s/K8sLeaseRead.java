@@ -43,6 +43,11 @@ public record K8sLeaseRead(Lease lease, Exception error) {
     return spec().map(LeaseSpec::getLeaseDurationSeconds);
   }
 
+  /** {@code spec.renewTime} (informational: never compared with this replica's clock, HA-13). */
+  public Optional<java.time.Instant> renewTime() {
+    return spec().map(LeaseSpec::getRenewTime).map(java.time.ZonedDateTime::toInstant);
+  }
+
   /** Whether {@code spec.renewTime} is set. */
   public boolean hasRenewTime() {
     return spec().map(LeaseSpec::getRenewTime).isPresent();
