@@ -61,19 +61,32 @@ abstract class LeaseFailoverContract {
    */
   protected Runnable forceLoss(int i, Replica l) throws Exception {
     if (i % 2 == 0) {
-      try (LeaseStorage intruder = lease()) {
-        LeaseRead r = intruder.read();
-        intruder.write(
-            new LeaseDocument("intruder", Instant.now().plus(TTL), l.coordinator.epoch())
-                .serialise(),
-            r.version());
-      } catch (LeaseConflictException raced) {
-        l.storage.failWrites = true; // the holder renewed in between: force the other way
-      }
+      intrude(l);
     } else {
       l.storage.failWrites = true;
     }
     return () -> l.storage.failWrites = false;
+  }
+
+  /**
+   * Called while leader {@code l} still leads after {@link #forceLoss}: a file lease is
+   * last-writer-wins, so a renewal racing the intruder's write can undo it; write it again.
+   */
+  protected void stillLeading(int i, Replica l) throws Exception {
+    if (i % 2 == 0) {
+      intrude(l);
+    }
+  }
+
+  private void intrude(Replica l) throws Exception {
+    try (LeaseStorage intruder = lease()) {
+      LeaseRead r = intruder.read();
+      intruder.write(
+          new LeaseDocument("intruder", Instant.now().plus(TTL), l.coordinator.epoch()).serialise(),
+          r.version());
+    } catch (LeaseConflictException raced) {
+      l.storage.failWrites = true; // the holder renewed in between: force the other way
+    }
   }
 
   @Test
@@ -96,7 +109,17 @@ abstract class LeaseFailoverContract {
         int term = l.terms;
         Runnable heal = forceLoss(i, l);
         try { // a replica may win its lease back at once (own identity): a new term counts too
-          await().atMost(Duration.ofSeconds(5)).until(() -> !l.leading() || l.terms != term);
+          int loss = i;
+          await()
+              .atMost(Duration.ofSeconds(5))
+              .until(
+                  () -> {
+                    if (!l.leading() || l.terms != term) {
+                      return true;
+                    }
+                    stillLeading(loss, l);
+                    return false;
+                  });
         } finally {
           heal.run();
         }
