@@ -2,7 +2,6 @@ package io.sf2loki.app.run;
 
 import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.ConfigException.Problem;
-import io.sf2loki.app.config.CoordinateConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import java.util.ArrayList;
@@ -23,11 +22,6 @@ final class BuildSupport {
     List<Problem> problems = new ArrayList<>();
     if (cfg.multiOrg()) {
       problems.add(new Problem("orgs", "multi-org mode is not available in this build yet"));
-    }
-    if (cfg.coordinate().type() == CoordinateConfig.Type.K8S_LEASE) {
-      problems.add(
-          new Problem(
-              "coordinate.type", "only the noop coordinator is available in this build yet"));
     }
     for (int i = 0; i < cfg.orgs().size(); i++) {
       OrgConfig org = cfg.orgs().get(i);

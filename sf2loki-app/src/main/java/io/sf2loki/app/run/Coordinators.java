@@ -13,6 +13,8 @@ import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.state.gcs.GcsAuth;
 import io.sf2loki.state.gcs.GcsBackend;
 import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.k8s.K8sLeaseClient;
+import io.sf2loki.state.k8s.K8sLeaseProtocol;
 import io.sf2loki.state.lease.FileLeaseStorage;
 import io.sf2loki.state.lease.LeaseCoordinator;
 import io.sf2loki.state.lease.LeaseEvents;
@@ -23,10 +25,11 @@ import io.sf2loki.state.lease.ObjectLeaseStorage;
 import io.sf2loki.state.s3.S3Backend;
 import io.sf2loki.state.s3.S3StoreSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Builds the configured coordinator ({@code coordinate.type}, SPEC HA-1, HA-2, HA-7…HA-11, FEAT-7)
+ * Builds the configured coordinator ({@code coordinate.type}, SPEC HA-1, HA-2, HA-7…HA-15, FEAT-7)
  * over the daemon's checkpoint store.
  */
 public final class Coordinators {
@@ -55,7 +58,7 @@ public final class Coordinators {
    * @param store the daemon's store (file store opened in term-lock mode under a lease)
    * @param time wall clock, ticker, sleeper
    * @param metrics {@code sf2loki_lease_errors}, {@code sf2loki_lease_surrenders}
-   * @throws ConfigException for {@code k8s_lease} (not in this build) or an invalid endpoint
+   * @throws ConfigException for an invalid endpoint or an unreadable {@code kubeconfig}
    */
   public static Built build(
       CoordinateConfig c,
@@ -97,10 +100,50 @@ public final class Coordinators {
             time,
             metrics);
       }
-      case K8S_LEASE ->
-          throw new ConfigException(
-              "coordinate.type: only the noop coordinator is available in this build yet");
+      case K8S_LEASE -> k8s(c.k8sLease(), lockWait, store, time, metrics);
     };
+  }
+
+  /**
+   * {@code coordinate.k8s_lease} (HA-12…HA-15): the Lease {@code namespace/name} through a fabric8
+   * client from {@code kubeconfig} or the automatic (in-cluster) configuration, each request
+   * bounded by {@code renew_interval}.
+   */
+  private static Built k8s(
+      CoordinateConfig.K8sLease k,
+      Duration lockWait,
+      CheckpointStore store,
+      TimeSource time,
+      Sf2lokiMetrics metrics) {
+    LeaseSettings settings =
+        new LeaseSettings(identity(k.identity()), k.leaseDuration(), k.renewInterval(), lockWait);
+    K8sLeaseClient client;
+    try {
+      client = K8sLeaseClient.connect(k.namespace(), k.name(), k.kubeconfig(), k.renewInterval());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          List.of(new ConfigException.Problem("coordinate.k8s_lease.kubeconfig", e.getMessage())));
+    }
+    LeaseStoreBinding binding = LeaseStoreBinding.of(store, time);
+    LeaseEvents events = events(metrics);
+    LeaseCoordinator c =
+        new LeaseCoordinator(
+            "k8s_lease",
+            new K8sLeaseProtocol(client, settings, binding, time, events),
+            settings,
+            binding,
+            time,
+            events);
+    return new Built(c, LeaseCoordinator::demotable, c);
+  }
+
+  /** {@code coordinate.k8s_lease.identity}: {@code ""} = {@code $HOSTNAME} (the pod name). */
+  private static String identity(String configured) {
+    if (!configured.isBlank()) {
+      return configured;
+    }
+    String host = System.getenv("HOSTNAME");
+    return host == null || host.isBlank() ? LeaseSettings.defaultHolderId() : host;
   }
 
   /** {@code coordinate.s3_lease} → the S3 object's settings (CFG-29). */

@@ -63,17 +63,7 @@ public interface LeaseInspector {
         yield Optional.of(
             new FileLeaseInspector(new ObjectLeaseStorage(new GcsBackend(g, GcsAuth.of(g)))));
       }
-      case K8S_LEASE ->
-          Optional.of(
-              () -> {
-                throw new UnreadableLeaseException(
-                    "cannot read Kubernetes Lease "
-                        + c.k8sLease().namespace()
-                        + "/"
-                        + c.k8sLease().name()
-                        + ": this build has no Kubernetes Lease reader",
-                    null);
-              });
+      case K8S_LEASE -> Optional.of(new K8sLeaseInspector(c.k8sLease()));
     };
   }
 }

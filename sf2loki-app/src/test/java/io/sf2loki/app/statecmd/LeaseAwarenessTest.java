@@ -83,7 +83,7 @@ class LeaseAwarenessTest {
   }
 
   @Test
-  @DisplayName("CLI-9: a lease that cannot be read (the Kubernetes reader is absent) also refuses")
+  @DisplayName("CLI-9: a lease that cannot be read also refuses")
   void unreadableLeaseRefuses() throws Exception {
     Path lease = dir.resolve("dir-not-file");
     Files.createDirectories(lease);

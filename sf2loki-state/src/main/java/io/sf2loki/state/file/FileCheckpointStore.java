@@ -380,6 +380,10 @@ public final class FileCheckpointStore implements CheckpointStore {
       lockChannel = channel;
       fileLock = l;
       channel = null;
+      // whatever was cached before (e.g. HA-8's fresh epoch read ahead of a lock wait) may predate
+      // the previous holder's last commits: the first read under the lock goes to disk
+      cache = null;
+      fingerprint = null;
     } catch (IOException e) {
       throw new StateException("cannot open state lock " + lockPath + ": " + e.getMessage(), e);
     } finally {

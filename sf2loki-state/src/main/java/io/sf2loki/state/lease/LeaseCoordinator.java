@@ -2,47 +2,42 @@ package io.sf2loki.state.lease;
 
 import io.sf2loki.core.spi.Coordinator;
 import io.sf2loki.core.spi.StateConflictException;
-import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.spi.StateFenceException;
 import io.sf2loki.core.spi.StateLockException;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.state.Fencing;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lease-document coordinator ({@code file_lease}, {@code s3_lease}, {@code gcs_lease}; SPEC
- * HA-7…HA-11, FEAT-7, HA-16…HA-18) over a {@link LeaseStorage}.
+ * The lease coordinator ({@code file_lease}, {@code s3_lease}, {@code gcs_lease}, {@code
+ * k8s_lease}; SPEC HA-1, HA-5, HA-7, HA-8, HA-17…HA-19) over a {@link LeaseProtocol} that supplies
+ * the back end's acquisition, renewal and release rules (HA-10/HA-11 for lease documents,
+ * HA-13…HA-15 for Kubernetes Leases).
  *
  * <ul>
- *   <li>Acquisition (HA-10): unreadable → WARN, wait {@code renew_interval}, never contest; a live
- *       foreign holder → wait {@code renew_interval}; absent, corrupt, expired or our own → write
- *       our lease with the HA-8 epoch, wait the verify delay, re-read: won iff it is ours (holder
- *       and epoch) and unexpired.
- *   <li>Holding (HA-11): every {@code renew_interval} read, then rewrite our confirmed lease with
- *       {@code expires_at} = now + ttl; a foreign holder or a refused conditional write surrenders;
- *       when no renewal succeeded for {@code ttl − renew_interval} (the renew deadline, on the
- *       monotonic ticker) it surrenders.
+ *   <li>Holding: every {@code renew_interval} one renewal; a surrender it reports ends the term;
+ *       when no renewal succeeded for the renew deadline ({@code ttl − renew_interval}, or {@code
+ *       lease_duration − renew_interval}, on the monotonic ticker) it surrenders.
  *   <li>Fencing (HA-7): the store's leadership check fails once this replica stopped holding or its
  *       renew deadline passed; the store stamps the term's epoch.
- *   <li>{@link #close()} (clean shutdown, after the term ended): releases our lease ({@code
- *       expires_at} = now) and the store's term lock.
+ *   <li>{@link #close()} (clean shutdown, after the term ended): releases our lease and the store's
+ *       term lock.
  * </ul>
  *
- * <p>Time: {@code expires_at} comes from the wall clock, deadlines from the ticker, every wait from
- * the stop-aware sleeper. Threads: {@link #run} runs on the caller's (coordinator) thread; {@link
- * #demote()} is called from the term thread and only signals it.
+ * <p>Time: deadlines from the ticker, every wait from the stop-aware sleeper. Threads: {@link #run}
+ * runs on the caller's (coordinator) thread; {@link #demote()} is called from the term thread and
+ * only signals it.
  */
 public final class LeaseCoordinator implements Coordinator, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaseCoordinator.class);
 
   /** Why a held lease was given up (OBS-17 {@code reason}). */
-  enum Surrender {
+  public enum Surrender {
     FOREIGN_HOLDER("foreign_holder"),
     RENEW_DEADLINE("renew_deadline"),
     CONFLICT("conflict"),
@@ -57,7 +52,7 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
   }
 
   private final String type;
-  private final LeaseStorage storage;
+  private final LeaseProtocol protocol;
   private final LeaseSettings settings;
   private final LeaseStoreBinding binding;
   private final TimeSource time;
@@ -70,10 +65,11 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
   private volatile boolean inTerm; // between onAcquire and the end of onLose
   private volatile long epoch;
   private volatile long lastRenewNanos;
-  private volatile boolean wroteLease;
   private volatile StopSignal phase = new StopSignal();
 
   /**
+   * A lease-document coordinator (HA-9…HA-11, HA-16).
+   *
    * @param type {@code file_lease}, {@code s3_lease} or {@code gcs_lease} (logs)
    * @param storage the lease document (closed by {@link #close()})
    * @param settings holder id, ttl, renew interval, lock wait
@@ -88,8 +84,35 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       LeaseStoreBinding binding,
       TimeSource time,
       LeaseEvents events) {
+    this(
+        type,
+        new DocumentLeaseProtocol(storage, settings, binding, time, events),
+        settings,
+        binding,
+        time,
+        events);
+  }
+
+  /**
+   * A coordinator over any lease protocol.
+   *
+   * @param type the {@code coordinate.type} (logs)
+   * @param protocol the back end's rules (closed by {@link #close()})
+   * @param settings holder id, ttl (the renew deadline is {@code ttl − renewInterval}), renew
+   *     interval, lock wait
+   * @param binding the checkpoint store's HA-7/HA-8/STATE-5 hooks
+   * @param time ticker (deadlines), sleeper (waits)
+   * @param events metrics (OBS-17)
+   */
+  public LeaseCoordinator(
+      String type,
+      LeaseProtocol protocol,
+      LeaseSettings settings,
+      LeaseStoreBinding binding,
+      TimeSource time,
+      LeaseEvents events) {
     this.type = Objects.requireNonNull(type, "type");
-    this.storage = Objects.requireNonNull(storage, "storage");
+    this.protocol = Objects.requireNonNull(protocol, "protocol");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.binding = Objects.requireNonNull(binding, "binding");
     this.time = Objects.requireNonNull(time, "time");
@@ -132,7 +155,7 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       inTerm = true;
       log.atInfo()
           .addKeyValue("coordinator", type)
-          .addKeyValue("lease", storage.describe())
+          .addKeyValue("lease", protocol.describe())
           .addKeyValue("epoch", epoch)
           .log("lease acquired");
       leadership.onAcquire();
@@ -151,7 +174,7 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       inTerm = false;
       binding.endTerm();
       if (why == Surrender.DEMOTED) {
-        releaseIfOwn(); // HA-5
+        protocol.release(epoch); // HA-5
       }
     }
   }
@@ -167,17 +190,17 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     return true;
   }
 
-  /** Releases our lease ({@code expires_at} = now, HA-11) and the term lock; idempotent. */
+  /** Releases our lease (HA-11, HA-15) and the term lock; idempotent. */
   @Override
   public void close() {
     valid = false;
     try {
       binding.endTerm();
-      if (wroteLease) {
-        releaseIfOwn();
+      if (epoch > 0) {
+        protocol.release(epoch);
       }
     } finally {
-      storage.close();
+      protocol.close();
     }
   }
 
@@ -186,68 +209,22 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
   private void checkLeadership() {
     if (!leading()) {
       throw new StateFenceException(
-          "lease " + storage.describe() + " is no longer held by " + settings.holderId());
+          "lease " + protocol.describe() + " is no longer held by " + settings.holderId());
     }
   }
 
-  // ---- HA-10 ----
+  // ---- acquisition ----
 
-  /** One acquisition attempt, waiting as HA-10 says; true when the lease was won. */
+  /** One acquisition attempt, waiting as the protocol says; true when the lease was won. */
   boolean acquire(StopSignal stop) throws InterruptedException {
-    LeaseRead r = read();
-    Instant now = time.now();
-    if (r.status() == LeaseRead.Status.UNREADABLE) {
-      log.atWarn()
-          .addKeyValue("lease", storage.describe())
-          .setCause(r.error())
-          .log("lease unreadable; not contesting it");
-      sleep(settings.renewInterval(), stop);
+    LeaseProtocol.Won w = protocol.acquire(stop);
+    if (w == null) {
       return false;
     }
-    if (r.document()
-        .filter(d -> !d.holder().equals(settings.holderId()) && d.liveAt(now))
-        .isPresent()) {
-      sleep(settings.renewInterval(), stop); // a live foreign holder
-      return false;
-    }
-    long fence;
-    try {
-      fence = binding.freshFenceEpoch(); // HA-8
-    } catch (StateException e) {
-      events.error("store_read");
-      log.atWarn().setCause(e).log("checkpoint store unreadable; not acquiring the lease");
-      sleep(settings.renewInterval(), stop);
-      return false;
-    }
-    long mine = Math.max(r.document().map(LeaseDocument::epoch).orElse(0L), fence) + 1;
-    long before = time.ticker().nanoTime();
-    try {
-      storage.write(lease(mine, now), r.version());
-      wroteLease = true;
-    } catch (LeaseConflictException e) {
-      events.error("write");
-      log.atInfo().addKeyValue("lease", storage.describe()).log("lease lost race");
-      sleep(settings.verifyDelay(), stop);
-      return false;
-    } catch (StateException e) {
-      events.error("write");
-      log.atWarn().setCause(e).log("lease write failed");
-      sleep(settings.renewInterval(), stop);
-      return false;
-    }
-    if (!sleep(settings.verifyDelay(), stop)) {
-      return false;
-    }
-    LeaseRead v = read();
-    if (v.ownedBy(settings.holderId(), mine) && v.document().get().liveAt(time.now())) {
-      epoch = mine;
-      lastRenewNanos = before;
-      valid = true;
-      return true;
-    }
-    log.atInfo().addKeyValue("lease", storage.describe()).log("lease lost race");
-    sleep(settings.verifyDelay(), stop);
-    return false;
+    epoch = w.epoch();
+    lastRenewNanos = w.renewedAtNanos();
+    valid = true;
+    return true;
   }
 
   /**
@@ -285,13 +262,13 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     events.surrendered(why.label);
     log.atWarn().addKeyValue("reason", why.label).setCause(cause).log("lease surrendered");
     if (why == Surrender.LOCK) {
-      releaseIfOwn();
-      sleep(settings.renewInterval(), stop);
+      protocol.release(epoch);
+      time.sleeper().sleep(settings.renewInterval(), stop);
     }
     return false;
   }
 
-  // ---- HA-11 ----
+  // ---- holding ----
 
   /** Holds until a surrender (returned) or the process stop (null). */
   private Surrender hold(StopSignal stop, StopSignal p) throws InterruptedException {
@@ -321,77 +298,12 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     }
   }
 
-  /** One HA-11 renewal; null when held (renewed or skipped), else why to surrender. */
+  /** One renewal; null when held (renewed or skipped), else why to surrender. */
   Surrender renewOnce(StopSignal p) throws InterruptedException {
-    LeaseRead r = read();
-    if (foreign(r)) {
-      return Surrender.FOREIGN_HOLDER;
+    LeaseProtocol.Renewal r = protocol.renew(epoch, p);
+    if (r.wasRenewed()) {
+      lastRenewNanos = r.renewedAtNanos();
     }
-    if (!r.ownedBy(settings.holderId(), epoch)) {
-      if (!sleep(settings.verifyDelay(), p)) {
-        return null;
-      }
-      r = read();
-      if (foreign(r)) {
-        return Surrender.FOREIGN_HOLDER;
-      }
-      if (!r.ownedBy(settings.holderId(), epoch)) {
-        log.atWarn()
-            .addKeyValue("lease", storage.describe())
-            .log("own lease not confirmed; skipping this renewal");
-        return null; // never write without having read our own lease
-      }
-    }
-    long before = time.ticker().nanoTime();
-    try {
-      storage.write(lease(epoch, time.now()), r.version());
-      lastRenewNanos = before;
-      return null;
-    } catch (LeaseConflictException e) {
-      events.error("write");
-      return Surrender.CONFLICT; // HA-16: the lease changed since our read
-    } catch (StateException e) {
-      events.error("write");
-      log.atWarn().setCause(e).log("lease renewal failed; retrying until the renew deadline");
-      return null;
-    }
-  }
-
-  private boolean foreign(LeaseRead r) {
-    return r.status() == LeaseRead.Status.PRESENT && !r.ownedBy(settings.holderId(), epoch);
-  }
-
-  /** HA-11 release: our confirmed lease is rewritten with {@code expires_at} = now. */
-  private void releaseIfOwn() {
-    LeaseRead r = read();
-    if (!r.ownedBy(settings.holderId(), epoch)) {
-      return;
-    }
-    try {
-      storage.write(
-          new LeaseDocument(settings.holderId(), time.now(), epoch).serialise(), r.version());
-      log.atInfo().addKeyValue("lease", storage.describe()).log("lease released");
-    } catch (StateException e) {
-      events.error("write");
-      log.atWarn().setCause(e).log("lease release failed; it expires after ttl");
-    }
-  }
-
-  // ---- helpers ----
-
-  private LeaseRead read() {
-    LeaseRead r = storage.read();
-    if (r.status() == LeaseRead.Status.UNREADABLE) {
-      events.error("read");
-    }
-    return r;
-  }
-
-  private byte[] lease(long e, Instant now) {
-    return new LeaseDocument(settings.holderId(), now.plus(settings.ttl()), e).serialise();
-  }
-
-  private boolean sleep(Duration d, StopSignal stop) throws InterruptedException {
-    return time.sleeper().sleep(d, stop);
+    return r.surrender();
   }
 }

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * One lease coordinator's settings ({@code coordinate.file_lease|s3_lease|gcs_lease}, SPEC §1.3,
- * CFG-21).
+ * One lease coordinator's settings ({@code coordinate.file_lease|s3_lease|gcs_lease|k8s_lease},
+ * SPEC §1.3, CFG-21); for {@code k8s_lease} {@code ttl} is {@code lease_duration} and {@code
+ * holderId} the {@code identity}.
  *
  * @param holderId this replica's id, written as {@code holder}
  * @param ttl how long a written lease stays valid ({@code expires_at} = now + ttl)

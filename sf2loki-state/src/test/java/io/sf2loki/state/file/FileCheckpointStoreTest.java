@@ -391,4 +391,27 @@ class FileCheckpointStoreTest {
           .isFalse();
     }
   }
+
+  @Test
+  @DisplayName(
+      "STATE-5/HA-8/HA-17: a value cached by the epoch read before the lock wait is dropped when"
+          + " the lock is taken, so the term resumes from the previous holder's last commit")
+  void lockDropsCacheReadBeforeTheWait() throws Exception {
+    FakeTime time = new FakeTime(java.time.Instant.parse("2024-05-01T00:00:00Z"));
+    try (var previous = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.TERM);
+        var next = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.TERM)) {
+      StopSignal stop = new StopSignal();
+      previous.lockAwait(
+          Duration.ZERO, Duration.ofMillis(100), stop, time.ticker(), time.sleeper());
+      previous.commitMany(Map.of("seq", "57"), Set.of());
+      assertThat(next.freshFenceEpoch()).isZero(); // caches {seq=57}
+      previous.commitMany(Map.of("seq", "89"), Set.of()); // the previous term goes on
+      previous.unlock();
+      assertThat(
+              next.lockAwait(
+                  Duration.ZERO, Duration.ofMillis(100), stop, time.ticker(), time.sleeper()))
+          .isTrue();
+      assertThat(next.load("seq")).contains("89");
+    }
+  }
 }

@@ -48,36 +48,81 @@ abstract class LeaseFailoverContract {
     }
   }
 
-  @Test
-  void forcedLossesNeverMoveCheckpointsBackwardsNorShareAnEpoch() throws Exception {
-    LeaseFailoverHarness h = new LeaseFailoverHarness();
+  /** Adds the contending replicas (two, over {@link #store()} and {@link #lease()}). */
+  protected void addReplicas(LeaseFailoverHarness h) {
     for (String id : List.of("a", "b")) {
       h.add(id, store(), lease(), new LeaseSettings(id, TTL, RENEW, Duration.ofSeconds(2)));
     }
+  }
+
+  /**
+   * Makes leader {@code l} lose its lease (loss number {@code i}); returns what undoes the fault
+   * once it stopped leading. Alternately an intruder takes the lease or the leader's writes fail.
+   */
+  protected Runnable forceLoss(int i, Replica l) throws Exception {
+    if (i % 2 == 0) {
+      intrude(l);
+    } else {
+      l.storage.failWrites = true;
+    }
+    return () -> l.storage.failWrites = false;
+  }
+
+  /**
+   * Called while leader {@code l} still leads after {@link #forceLoss}: a file lease is
+   * last-writer-wins, so a renewal racing the intruder's write can undo it; write it again.
+   */
+  protected void stillLeading(int i, Replica l) throws Exception {
+    if (i % 2 == 0) {
+      intrude(l);
+    }
+  }
+
+  private void intrude(Replica l) throws Exception {
+    try (LeaseStorage intruder = lease()) {
+      LeaseRead r = intruder.read();
+      intruder.write(
+          new LeaseDocument("intruder", Instant.now().plus(TTL), l.coordinator.epoch()).serialise(),
+          r.version());
+    } catch (LeaseConflictException raced) {
+      l.storage.failWrites = true; // the holder renewed in between: force the other way
+    }
+  }
+
+  @Test
+  void forcedLossesNeverMoveCheckpointsBackwardsNorShareAnEpoch() throws Exception {
+    LeaseFailoverHarness h = new LeaseFailoverHarness();
+    addReplicas(h);
     try (LeaseFailoverHarness.Watcher w =
         new LeaseFailoverHarness.Watcher(() -> parse(rawState()))) {
       h.start();
       for (int i = 0; i < losses(); i++) {
         long before = h.pushes();
-        await()
-            .atMost(Duration.ofSeconds(20))
-            .until(() -> h.leader() != null && h.pushes() > before + 5);
-        Replica l = h.leader();
-        if (i % 2 == 0) {
-          try (LeaseStorage intruder = lease()) {
-            LeaseRead r = intruder.read();
-            intruder.write(
-                new LeaseDocument("intruder", Instant.now().plus(TTL), l.coordinator.epoch())
-                    .serialise(),
-                r.version());
-          } catch (LeaseConflictException raced) {
-            l.storage.failWrites = true; // the holder renewed in between: force the other way
-          }
-        } else {
-          l.storage.failWrites = true;
+        try {
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .until(() -> h.leader() != null && h.pushes() > before + 5);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+          throw new AssertionError("no leader pushing after loss " + i + ": " + h.describe(), e);
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> !l.leading());
-        l.storage.failWrites = false;
+        Replica l = h.leader();
+        int term = l.terms;
+        Runnable heal = forceLoss(i, l);
+        try { // a replica may win its lease back at once (own identity): a new term counts too
+          int loss = i;
+          await()
+              .atMost(Duration.ofSeconds(5))
+              .until(
+                  () -> {
+                    if (!l.leading() || l.terms != term) {
+                      return true;
+                    }
+                    stillLeading(loss, l);
+                    return false;
+                  });
+        } finally {
+          heal.run();
+        }
       }
       long last = h.pushes();
       await()
@@ -111,7 +156,9 @@ abstract class LeaseFailoverContract {
       assertThat(p.epoch()).as("pushes in epoch order").isGreaterThanOrEqualTo(lastEpoch);
       lastEpoch = p.epoch();
     }
-    assertThat(holderOfEpoch.size()).isEqualTo(terms);
+    // every term has its own epoch (a term may end before it pushed anything)
+    assertThat(h.termEpochs).doesNotHaveDuplicates().hasSize(terms);
+    assertThat(holderOfEpoch.size()).isLessThanOrEqualTo(terms);
     // every committed row landed; re-sends are at most one per failover (at-least-once)
     long committed = Long.parseLong(parse(rawState()).get("seq"));
     TreeSet<Long> seen = new TreeSet<>();

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +27,10 @@ final class LeaseFailoverHarness implements AutoCloseable {
   record Push(String replica, long epoch, long seq) {}
 
   final List<Push> received = new CopyOnWriteArrayList<>();
+
+  /** The epoch of every term, in the order the terms started, over all replicas. */
+  final List<Long> termEpochs = new CopyOnWriteArrayList<>();
+
   final List<Replica> replicas = new ArrayList<>();
 
   /** A lease storage whose writes can be made to fail (forces a renew-deadline surrender). */
@@ -72,17 +78,25 @@ final class LeaseFailoverHarness implements AutoCloseable {
     volatile int terms;
 
     Replica(String id, CheckpointStore store, LeaseStorage lease, LeaseSettings settings) {
+      this(
+          id,
+          store,
+          new Switchable(lease),
+          (binding, storage) ->
+              new LeaseCoordinator(
+                  "test", storage, settings, binding, TimeSource.system(), LeaseEvents.none()));
+    }
+
+    /** A replica whose coordinator is built by {@code build} over the store's binding. */
+    Replica(
+        String id,
+        CheckpointStore store,
+        Switchable storage,
+        BiFunction<LeaseStoreBinding, Switchable, LeaseCoordinator> build) {
       this.id = id;
       this.store = store;
-      this.storage = new Switchable(lease);
-      this.coordinator =
-          new LeaseCoordinator(
-              "test",
-              storage,
-              settings,
-              LeaseStoreBinding.of(store, TimeSource.system()),
-              TimeSource.system(),
-              LeaseEvents.none());
+      this.storage = storage;
+      this.coordinator = build.apply(LeaseStoreBinding.of(store, TimeSource.system()), storage);
       this.thread =
           Thread.ofPlatform()
               .name("coordinator-" + id)
@@ -100,6 +114,7 @@ final class LeaseFailoverHarness implements AutoCloseable {
     public void onAcquire() {
       terms++;
       long epoch = coordinator.epoch();
+      termEpochs.add(epoch);
       producing.set(true);
       producer = Thread.ofPlatform().name("producer-" + id).start(() -> produce(epoch));
     }
@@ -110,6 +125,7 @@ final class LeaseFailoverHarness implements AutoCloseable {
         while (producing.get()) {
           seq++;
           if (!coordinator.leading()) {
+            coordinator.demote(); // as a fenced commit would (HA-5): the term ends
             break;
           }
           received.add(new Push(id, epoch, seq)); // the push
@@ -154,6 +170,14 @@ final class LeaseFailoverHarness implements AutoCloseable {
     return r;
   }
 
+  /** A replica over any lease coordinator, built from the store's binding. */
+  Replica add(
+      String id, CheckpointStore store, Function<LeaseStoreBinding, LeaseCoordinator> coordinator) {
+    Replica r = new Replica(id, store, null, (binding, none) -> coordinator.apply(binding));
+    replicas.add(r);
+    return r;
+  }
+
   void start() {
     replicas.forEach(r -> r.thread.start());
   }
@@ -161,6 +185,25 @@ final class LeaseFailoverHarness implements AutoCloseable {
   /** The replica leading now, or null. */
   Replica leader() {
     return replicas.stream().filter(Replica::leading).findFirst().orElse(null);
+  }
+
+  /** Each replica's state and its threads' stacks (failure diagnostics). */
+  String describe() {
+    StringBuilder b = new StringBuilder();
+    for (Replica r : replicas) {
+      b.append("\n").append(r.id).append(": leading=").append(r.coordinator.leading());
+      b.append(" producing=").append(r.producing.get()).append(" terms=").append(r.terms);
+      b.append(" epoch=").append(r.coordinator.epoch());
+      for (Thread t : new Thread[] {r.thread, r.producer}) {
+        if (t != null && t.isAlive()) {
+          b.append("\n  ").append(t.getName());
+          for (StackTraceElement e : t.getStackTrace()) {
+            b.append("\n    at ").append(e);
+          }
+        }
+      }
+    }
+    return b.toString();
   }
 
   long pushes() {
