@@ -279,6 +279,20 @@ public final class FileCheckpointStore implements CheckpointStore {
     }
   }
 
+  /**
+   * HA-26: stamps the installed fencing's epoch into {@code __fence_epoch__} on disk now (a write
+   * only when it changes), vetoed as any commit by STATE-7.
+   *
+   * @throws IllegalStateException when no fencing is installed
+   * @throws io.sf2loki.core.spi.StateFenceException when the file carries a greater epoch
+   */
+  public void claimEpoch() {
+    if (fencing == null) {
+      throw new IllegalStateException("claimEpoch needs a lease coordinator's fencing");
+    }
+    commitMany(Map.of(), Set.of());
+  }
+
   @Override
   public void delete(String key) {
     commitMany(Map.of(), Set.of(key));

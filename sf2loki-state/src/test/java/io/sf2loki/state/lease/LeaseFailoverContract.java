@@ -111,7 +111,16 @@ abstract class LeaseFailoverContract {
       assertThat(p.epoch()).as("pushes in epoch order").isGreaterThanOrEqualTo(lastEpoch);
       lastEpoch = p.epoch();
     }
-    assertThat(holderOfEpoch.size()).isEqualTo(terms);
+    // every term had its own epoch, and every push came from the term holding that epoch
+    Map<Long, String> termOfEpoch = new HashMap<>();
+    for (Replica r : h.replicas) {
+      for (long e : r.termEpochs) {
+        assertThat(termOfEpoch.put(e, r.id)).as("epoch %d began one term", e).isNull();
+      }
+    }
+    assertThat(termOfEpoch).hasSize(terms);
+    holderOfEpoch.forEach(
+        (e, replica) -> assertThat(termOfEpoch).as("push epoch %d", e).containsEntry(e, replica));
     // every committed row landed; re-sends are at most one per failover (at-least-once)
     long committed = Long.parseLong(parse(rawState()).get("seq"));
     TreeSet<Long> seen = new TreeSet<>();

@@ -70,6 +70,7 @@ final class LeaseFailoverHarness implements AutoCloseable {
     volatile Thread producer;
     final AtomicBoolean producing = new AtomicBoolean();
     volatile int terms;
+    final List<Long> termEpochs = new CopyOnWriteArrayList<>();
 
     Replica(String id, CheckpointStore store, LeaseStorage lease, LeaseSettings settings) {
       this.id = id;
@@ -100,6 +101,7 @@ final class LeaseFailoverHarness implements AutoCloseable {
     public void onAcquire() {
       terms++;
       long epoch = coordinator.epoch();
+      termEpochs.add(epoch);
       producing.set(true);
       producer = Thread.ofPlatform().name("producer-" + id).start(() -> produce(epoch));
     }
