@@ -87,7 +87,7 @@ final class IdleSeries {
     }
     zero(m.checkpointWriteErrors, Attributes.empty());
     zero(m.leaderAcquisitions, Attributes.empty());
-    for (String op : List.of("read", "write", "store_read")) {
+    for (String op : List.of("read", "write", "store_read", "store_write")) {
       zero(m.leaseErrors, Attributes.of(Coordinators.OPERATION, op));
     }
     for (String r : List.of("foreign_holder", "renew_deadline", "conflict", "demoted", "lock")) {

@@ -10,7 +10,6 @@ import io.sf2loki.core.time.Ticker;
 import io.sf2loki.state.CheckpointDocument;
 import io.sf2loki.state.Fencing;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -18,7 +17,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -279,6 +277,20 @@ public final class FileCheckpointStore implements CheckpointStore {
     }
   }
 
+  /**
+   * HA-26: stamps the installed fencing's epoch into {@code __fence_epoch__} on disk now (a write
+   * only when it changes), vetoed as any commit by STATE-7.
+   *
+   * @throws IllegalStateException when no fencing is installed
+   * @throws io.sf2loki.core.spi.StateFenceException when the file carries a greater epoch
+   */
+  public void claimEpoch() {
+    if (fencing == null) {
+      throw new IllegalStateException("claimEpoch needs a lease coordinator's fencing");
+    }
+    commitMany(Map.of(), Set.of());
+  }
+
   @Override
   public void delete(String key) {
     commitMany(Map.of(), Set.of(key));
@@ -487,52 +499,21 @@ public final class FileCheckpointStore implements CheckpointStore {
 
   private void write(Map<String, String> next) {
     byte[] bytes = CheckpointDocument.serialise(next);
-    Path dir = path.getParent();
-    Path tmp = null;
     try {
-      Files.createDirectories(dir);
-      tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
-      applyPermissions(tmp);
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        ByteBuffer buf = ByteBuffer.wrap(bytes);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      tmp = null;
-      fsyncDirectory(dir);
+      AtomicFile.replace(path, bytes, currentMode());
     } catch (IOException e) {
       throw new StateException("cannot write state file " + path + ": " + e.getMessage(), e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // best effort cleanup after a failed write
-        }
-      }
     }
     cache = next;
     fingerprint = fingerprintAfterWrite(bytes);
   }
 
-  private void applyPermissions(Path tmp) throws IOException {
+  /** The mode to keep: the existing file's, else 0644; null on a non-POSIX file system. */
+  private Set<PosixFilePermission> currentMode() throws IOException {
     try {
-      Set<PosixFilePermission> perms =
-          Files.exists(path) ? Files.getPosixFilePermissions(path) : MODE_0644;
-      Files.setPosixFilePermissions(tmp, perms);
+      return Files.exists(path) ? Files.getPosixFilePermissions(path) : MODE_0644;
     } catch (UnsupportedOperationException e) {
-      // non-POSIX file system
-    }
-  }
-
-  private static void fsyncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // some platforms cannot open a directory; the rename itself is already atomic
+      return null;
     }
   }
 

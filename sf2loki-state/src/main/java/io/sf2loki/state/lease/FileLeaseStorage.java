@@ -1,13 +1,10 @@
 package io.sf2loki.state.lease;
 
+import io.sf2loki.state.file.AtomicFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 
 /**
@@ -43,40 +40,11 @@ public final class FileLeaseStorage implements LeaseStorage {
 
   @Override
   public String write(byte[] body, String expectedVersion) {
-    Path dir = path.getParent();
-    Path tmp = null;
     try {
-      Files.createDirectories(dir);
-      tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        ByteBuffer buf = ByteBuffer.wrap(body);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      tmp = null;
-      fsyncDirectory(dir);
+      AtomicFile.replace(path, body, null);
       return null;
     } catch (IOException | RuntimeException e) {
       throw new LeaseWriteException("cannot write lease file " + path + ": " + e.getMessage(), e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // best effort after a failed write
-        }
-      }
-    }
-  }
-
-  private static void fsyncDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (UnsupportedOperationException e) {
-      // a platform that cannot open directories: the rename itself is atomic
     }
   }
 

@@ -231,14 +231,14 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
    * STATE-5 after winning: waits for the store's term lock in slices of {@code renew_interval},
    * renewing between slices, for at most {@code lockWait}; false (lease released) when it fails.
    */
-  private boolean beginTerm(StopSignal stop) throws InterruptedException {
+  boolean beginTerm(StopSignal stop) throws InterruptedException {
     long deadline = time.ticker().nanoTime() + settings.lockWait().toNanos();
     while (true) {
       long left = deadline - time.ticker().nanoTime();
       Duration slice = Duration.ofNanos(Math.max(0, Math.min(left, renewNanos)));
       try {
         if (binding.beginTerm(slice, stop)) {
-          return true;
+          return claimEpoch(stop);
         }
         return false; // stop fired; close() releases the lease
       } catch (StateLockException e) {
@@ -253,6 +253,28 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       if (!leading()) {
         return giveUp(Surrender.RENEW_DEADLINE, null, stop);
       }
+    }
+  }
+
+  /** HA-26: the term's epoch goes into the store before anything loads; else the term ends. */
+  private boolean claimEpoch(StopSignal stop) throws InterruptedException {
+    try {
+      binding.claimEpoch();
+      return true;
+    } catch (StateFenceException | StateConflictException e) {
+      binding.endTerm();
+      giveUp(Surrender.CONFLICT, e, stop);
+      releaseIfOwn();
+      sleep(settings.renewInterval(), stop); // a newer term holds the store: do not spin
+      return false;
+    } catch (StateException e) {
+      events.error("store_write");
+      binding.endTerm();
+      releaseIfOwn();
+      valid = false;
+      log.atWarn().setCause(e).log("checkpoint store unwritable; releasing the lease");
+      sleep(settings.renewInterval(), stop);
+      return false;
     }
   }
 

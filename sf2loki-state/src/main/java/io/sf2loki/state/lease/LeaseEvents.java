@@ -9,9 +9,10 @@ public interface LeaseEvents {
   /**
    * A lease operation failed.
    *
-   * @param operation {@code read} (lease unreadable), {@code write} (lease write failed or refused)
-   *     or {@code store_read} (the checkpoint store's {@code __fence_epoch__} could not be read,
-   *     HA-8)
+   * @param operation {@code read} (lease unreadable), {@code write} (lease write failed or
+   *     refused), {@code store_read} (the checkpoint store's {@code __fence_epoch__} could not be
+   *     read, HA-8) or {@code store_write} (the term's epoch could not be written into the store,
+   *     HA-26)
    */
   void error(String operation);
 

@@ -38,6 +38,18 @@ public interface LeaseStoreBinding {
   void endTerm();
 
   /**
+   * HA-26: writes this term's epoch into the store's {@code __fence_epoch__} now, before the term
+   * loads any checkpoint, so a previous leader still running (its lease deleted or overwritten) is
+   * fenced at its next write instead of sharing or preceding this term's epoch.
+   *
+   * @throws io.sf2loki.core.spi.StateFenceException when the store already carries a greater epoch
+   * @throws io.sf2loki.core.spi.StateConflictException when an object store changed since it was
+   *     read (412)
+   * @throws io.sf2loki.core.spi.StateException when the store cannot be written
+   */
+  void claimEpoch();
+
+  /**
    * The binding for the daemon's store.
    *
    * @param store a {@link FileCheckpointStore} (in {@code LockMode.TERM}) or an {@link
@@ -68,6 +80,11 @@ public interface LeaseStoreBinding {
         public void endTerm() {
           f.unlock();
         }
+
+        @Override
+        public void claimEpoch() {
+          f.claimEpoch();
+        }
       };
     }
     if (store instanceof ObjectCheckpointStore o) {
@@ -89,6 +106,11 @@ public interface LeaseStoreBinding {
 
         @Override
         public void endTerm() {}
+
+        @Override
+        public void claimEpoch() {
+          o.claimEpoch();
+        }
       };
     }
     throw new IllegalArgumentException(

@@ -159,6 +159,27 @@ public final class ObjectCheckpointStore implements CheckpointStore {
     }
   }
 
+  /**
+   * HA-26: reads the object fresh and writes the installed fencing's epoch into {@code
+   * __fence_epoch__} (conditional on the version just read; a write only when it changes).
+   *
+   * @throws IllegalStateException when no fencing is installed
+   * @throws io.sf2loki.core.spi.StateFenceException when the object carries a greater epoch
+   * @throws StateConflictException when the object changed between the read and the write (412)
+   */
+  public void claimEpoch() {
+    if (fencing == null) {
+      throw new IllegalStateException("claimEpoch needs a lease coordinator's fencing");
+    }
+    mutex.lock();
+    try {
+      freshFenceEpoch();
+      commitMany(Map.of(), Set.of());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   @Override
   public void delete(String key) {
     commitMany(Map.of(), Set.of(key));

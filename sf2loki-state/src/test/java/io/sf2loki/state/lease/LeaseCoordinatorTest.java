@@ -369,6 +369,61 @@ class LeaseCoordinatorTest {
         .isEqualTo(T0.plusMillis(3200)); // released at lock_wait's end
   }
 
+  @Test
+  @DisplayName("HA-26: the term's epoch is in the store before the term starts (onAcquire)")
+  void epochClaimedBeforeTerm() throws Exception {
+    binding.fenceEpoch = 3;
+    Recorder r = new Recorder();
+    long[] seen = new long[1];
+    r.onAcquire =
+        () -> {
+          seen[0] = binding.fenceEpoch;
+          stop.stop();
+        };
+    c.run(r, stop);
+    assertThat(r.acquired).isEqualTo(1);
+    assertThat(c.epoch()).isEqualTo(4);
+    assertThat(seen[0]).isEqualTo(4);
+  }
+
+  @Test
+  @DisplayName(
+      "HA-26: a store fenced at a greater epoch when the term claims it → conflict surrender, lease released, no term")
+  void fencedClaimSurrenders() throws Exception {
+    binding.claimFailure = new StateFenceException("fenced at 9");
+    Recorder r = new Recorder();
+    afterSleep =
+        n -> {
+          if (events.contains("surrendered:conflict")) {
+            stop.stop();
+          }
+        };
+    c.run(r, stop);
+    assertThat(r.acquired).isZero();
+    assertThat(events).contains("surrendered:conflict");
+    assertThat(storage.current().expiresAt()).isBeforeOrEqualTo(ft.now()); // released
+    assertThat(binding.termsEnded).isEqualTo(binding.termsBegun);
+  }
+
+  @Test
+  @DisplayName(
+      "HA-26: an unwritable store when the term claims it → error store_write, lease released, no term")
+  void unwritableClaimReleases() throws Exception {
+    binding.claimFailure = new io.sf2loki.core.spi.StateException("disk full");
+    Recorder r = new Recorder();
+    afterSleep =
+        n -> {
+          if (events.contains("error:store_write")) {
+            stop.stop();
+          }
+        };
+    c.run(r, stop);
+    assertThat(r.acquired).isZero();
+    assertThat(events).contains("error:store_write");
+    assertThat(storage.current().expiresAt()).isBeforeOrEqualTo(ft.now());
+    assertThat(c.leading()).isFalse();
+  }
+
   /** Records the HA-1 callbacks and the fake ticker at each loss. */
   private final class Recorder implements Coordinator.Leadership {
     int acquired;

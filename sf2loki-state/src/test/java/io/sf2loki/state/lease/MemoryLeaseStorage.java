@@ -136,5 +136,22 @@ final class MemoryLeaseStorage implements LeaseStorage {
     public void endTerm() {
       termsEnded++;
     }
+
+    /** What {@link #claimEpoch} throws next, or null to stamp the epoch. */
+    volatile RuntimeException claimFailure;
+
+    @Override
+    public void claimEpoch() {
+      if (claimFailure != null) {
+        throw claimFailure;
+      }
+      java.util.Map<String, String> current = new java.util.HashMap<>();
+      if (fenceEpoch > 0) {
+        current.put("__fence_epoch__", Long.toString(fenceEpoch));
+      }
+      java.util.Map<String, String> next = new java.util.HashMap<>(current);
+      fencing.stamp(current, next, "memory");
+      fenceEpoch = Long.parseLong(next.get("__fence_epoch__"));
+    }
   }
 }
