@@ -2,6 +2,7 @@ package io.sf2loki.state.lease;
 
 import io.sf2loki.core.spi.Coordinator;
 import io.sf2loki.core.spi.StateConflictException;
+import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.spi.StateFenceException;
 import io.sf2loki.core.spi.StateLockException;
 import io.sf2loki.core.time.StopSignal;
@@ -264,16 +265,16 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     } catch (StateFenceException | StateConflictException e) {
       binding.endTerm();
       giveUp(Surrender.CONFLICT, e, stop);
-      releaseIfOwn();
-      sleep(settings.renewInterval(), stop); // a newer term holds the store: do not spin
+      protocol.release(epoch);
+      time.sleeper().sleep(settings.renewInterval(), stop); // a newer term holds the store
       return false;
     } catch (StateException e) {
       events.error("store_write");
       binding.endTerm();
-      releaseIfOwn();
+      protocol.release(epoch);
       valid = false;
       log.atWarn().setCause(e).log("checkpoint store unwritable; releasing the lease");
-      sleep(settings.renewInterval(), stop);
+      time.sleeper().sleep(settings.renewInterval(), stop);
       return false;
     }
   }

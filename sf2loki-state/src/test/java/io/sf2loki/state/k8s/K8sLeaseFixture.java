@@ -110,6 +110,11 @@ final class K8sLeaseFixture {
     public void endTerm() {
       termsEnded++;
     }
+
+    @Override
+    public void claimEpoch() {
+      fenceEpoch = Math.max(fenceEpoch, fencing.epoch().getAsLong()); // HA-26
+    }
   }
 
   /** Records {@code error:<operation>} and {@code surrendered:<reason>}. */

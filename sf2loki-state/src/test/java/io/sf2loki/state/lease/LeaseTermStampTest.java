@@ -16,13 +16,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * HA-23: a term start stamps the store's {@code __fence_epoch__} before the term loads checkpoints,
+ * HA-26: a term start stamps the store's {@code __fence_epoch__} before the term loads checkpoints,
  * so a deleted lease file cannot hand a new leader an epoch at or below the old holder's.
  */
 class LeaseTermStampTest {
@@ -31,9 +30,8 @@ class LeaseTermStampTest {
   @TempDir Path dir;
 
   @Test
-  @Disabled("fails today (fence 0 at onAcquire): enable with the term-start stamp fix")
   @DisplayName(
-      "HA-23/STATE-7: the store holds the term's epoch before onAcquire; after the lease is deleted the"
+      "HA-26/STATE-7: the store holds the term's epoch before onAcquire; after the lease is deleted the"
           + " next epoch exceeds it and the old holder's commit is fenced")
   void termStartStampsFenceEpoch() throws Exception {
     FakeTime ft = new FakeTime(T0);
