@@ -976,8 +976,12 @@ final class ConfigBinder {
       user = loki.tenantId().orElse("");
     }
     Optional<Secret> token = secrets.resolve(t, "basic_auth_token");
+    boolean lokiToken = token.isEmpty() && loki != null && loki.authToken().isPresent();
     if (token.isEmpty() && loki != null) {
       token = loki.authToken();
+    }
+    if (enabled && lokiToken && auth == ServiceConfig.TelemetryAuth.BASIC) {
+      OtelEnvironment.crossHostWarning(endpoint, loki.url()).ifPresent(warnings::add); // OBS-30
     }
     if (enabled) {
       if (endpoint.isBlank()) {
