@@ -438,7 +438,8 @@ public final class LokiHttpSink implements Sink {
       throw new PermanentSinkException(
           "loki rejected the batch permanently: HTTP " + ex.status() + " (" + reason + ")",
           ex.status(),
-          reason);
+          reason,
+          excerpt(ex.body()));
     }
     p.marks.drop(entries, reason);
     log.atWarn()
@@ -591,7 +592,7 @@ public final class LokiHttpSink implements Sink {
           .setCause(cause)
           .log(message);
     }
-    return new RetryableSinkException(message, status, cause, retryAfter);
+    return new RetryableSinkException(message, status, cause, retryAfter, excerpt(body));
   }
 
   private static String excerpt(String body) {

@@ -169,7 +169,8 @@ final class ConfigBinder {
           "out_of_order_window",
           "max_tracked_streams",
           "batch",
-          "egress");
+          "egress",
+          "snappy_tempdir");
   static final Set<String> BATCH_KEYS =
       Set.of(
           "max_entries",
@@ -848,7 +849,21 @@ final class ConfigBinder {
         outOfOrderWindow,
         maxTrackedStreams,
         batch,
-        egress);
+        egress,
+        snappyTempdir(s));
+  }
+
+  /** CFG-34: {@code sink.loki.snappy_tempdir}, an existing directory when set. */
+  private static Optional<java.nio.file.Path> snappyTempdir(Section s) {
+    String dir = s.string("snappy_tempdir", "");
+    if (dir.isBlank()) {
+      return Optional.empty();
+    }
+    java.nio.file.Path p = java.nio.file.Path.of(dir);
+    if (!java.nio.file.Files.isDirectory(p)) {
+      s.problem("snappy_tempdir", "not a directory: " + dir);
+    }
+    return Optional.of(p);
   }
 
   /** CFG-15: one problem listing every offending key. */
@@ -961,8 +976,12 @@ final class ConfigBinder {
       user = loki.tenantId().orElse("");
     }
     Optional<Secret> token = secrets.resolve(t, "basic_auth_token");
+    boolean lokiToken = token.isEmpty() && loki != null && loki.authToken().isPresent();
     if (token.isEmpty() && loki != null) {
       token = loki.authToken();
+    }
+    if (enabled && lokiToken && auth == ServiceConfig.TelemetryAuth.BASIC) {
+      OtelEnvironment.crossHostWarning(endpoint, loki.url()).ifPresent(warnings::add); // OBS-30
     }
     if (enabled) {
       if (endpoint.isBlank()) {

@@ -86,6 +86,8 @@ public final class ConfigLoader {
         yamlOrNull == null ? JsonNodeFactory.instance.objectNode() : readYaml(yamlOrNull);
     interpolateObject(tree, env);
     mergeEnvironment(tree, env);
+    OtelEnvironment.applyDefaults(
+        tree, env); // OBS-29: OTEL_* fill what the configuration left unset
     return new ConfigBinder(secrets).bind(tree);
   }
 

@@ -1,5 +1,6 @@
 package io.sf2loki.app.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ import java.util.Optional;
  * @param maxTrackedStreams {@code max_tracked_streams}, ≥ 1, default 10000 (SINK-15)
  * @param batch batching
  * @param egress egress governor
+ * @param snappyTempdir {@code snappy_tempdir}: snappy-java's native-library extraction directory
+ *     ({@code org.xerial.snappy.tempdir}), absent = its default (CFG-34, SINK-18)
  */
 public record LokiConfig(
     String url,
@@ -38,7 +41,8 @@ public record LokiConfig(
     Duration outOfOrderWindow,
     int maxTrackedStreams,
     Batch batch,
-    Egress egress) {
+    Egress egress,
+    Optional<Path> snappyTempdir) {
 
   /**
    * The body compression actually used (CFG-23): always SNAPPY with protobuf; with JSON, GZIP or

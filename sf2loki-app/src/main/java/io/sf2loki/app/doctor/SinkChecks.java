@@ -66,12 +66,19 @@ final class SinkChecks {
       }
       return Check.pass("loki", "pushed 1 entry to " + url + " in " + ms + " ms");
     } catch (SinkException e) {
-      return Check.fail("loki", lokiFailure(e, settings, url));
+      return Check.fail("loki", lokiFailure(e, settings, url, cfg));
     }
   }
 
-  private static String lokiFailure(SinkException e, LokiSinkSettings settings, String url) {
-    String base = (e.status() == 0 ? "" : "HTTP " + e.status() + ": ") + e.getMessage();
+  /** DOC-5: at most this many characters of Loki's response body appear in the FAIL row. */
+  static final int BODY_IN_ROW = 200;
+
+  private static String lokiFailure(
+      SinkException e, LokiSinkSettings settings, String url, Sf2lokiConfig cfg) {
+    String base =
+        (e.status() == 0 ? "" : "HTTP " + e.status() + ": ")
+            + e.getMessage()
+            + responseBody(e.responseBody(), cfg);
     if (e.getMessage() != null && e.getMessage().contains("structured metadata")) {
       return base
           + (settings.structuredMetadata() == MetadataMode.ON
@@ -88,6 +95,28 @@ final class SinkChecks {
       return base + " — hint: cannot reach " + url + "; check sink.loki.url";
     }
     return base;
+  }
+
+  /**
+   * DOC-5: {@code "; loki said: <body>"} with Loki's body on one line, cut to {@link #BODY_IN_ROW}
+   * characters (an ellipsis marks the cut), and the configured Loki and telemetry tokens replaced
+   * by {@code ***} (DOC-3); {@code ""} when the body is empty.
+   */
+  static String responseBody(String body, Sf2lokiConfig cfg) {
+    String one = body == null ? "" : body.replaceAll("\\s+", " ").strip();
+    if (one.isEmpty()) {
+      return "";
+    }
+    for (var secret :
+        List.of(cfg.sink().loki().authToken(), cfg.service().telemetry().basicAuthToken())) {
+      if (secret.isPresent() && !secret.get().reveal().isEmpty()) {
+        one = one.replace(secret.get().reveal(), "***");
+      }
+    }
+    if (one.length() > BODY_IN_ROW) {
+      one = one.substring(0, BODY_IN_ROW) + "…";
+    }
+    return "; loki said: " + one;
   }
 
   /** Row 9: an empty OTLP/HTTP POST with the computed headers (OBS-1). */

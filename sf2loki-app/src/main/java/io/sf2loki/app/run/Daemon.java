@@ -87,6 +87,8 @@ public final class Daemon {
    */
   public static void checkBuildable(Sf2lokiConfig cfg) {
     BuildSupport.check(cfg);
+    // SINK-18: load the push codec now, so a noexec temp dir shows at --check, not the first push
+    io.sf2loki.loki.encode.SnappyCodec.load(cfg.sink().loki().snappyTempdir());
     StateStores.check(cfg.state());
     java.nio.file.Path statePath = cfg.state().file().path();
     if (cfg.state().store() == io.sf2loki.app.config.StateConfig.Store.FILE
@@ -533,6 +535,11 @@ public final class Daemon {
         .addKeyValue("org_limit_metrics", org.salesforce().limits().enabled())
         .addKeyValue("log_level", cfg.service().logLevel().yaml())
         .addKeyValue("health_addr", cfg.service().healthAddr())
+        .addKeyValue(
+            "snappy_codec",
+            io.sf2loki.loki.encode.SnappyCodec.load(cfg.sink().loki().snappyTempdir())
+                .name()
+                .toLowerCase(java.util.Locale.ROOT))
         .log("sf2loki starting");
   }
 }

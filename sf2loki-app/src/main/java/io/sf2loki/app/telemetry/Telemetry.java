@@ -5,6 +5,10 @@ import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.prometheus.PrometheusMetricReader;
+import io.opentelemetry.instrumentation.runtimetelemetry.RuntimeTelemetry;
+import io.opentelemetry.instrumentation.runtimetelemetry.RuntimeTelemetryBuilder;
+import io.opentelemetry.instrumentation.runtimetelemetry.internal.Experimental;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.SdkMeterProviderBuilder;
 import io.opentelemetry.sdk.metrics.export.MetricReader;
@@ -42,6 +46,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>an optional extra reader (tests: {@code InMemoryMetricReader}).
  * </ul>
  *
+ * <p>JVM and process runtime metrics (OBS-28: memory pools, GC, threads, CPU, classes, file
+ * descriptors) are recorded on the same provider by the OpenTelemetry runtime-telemetry
+ * instrumentation (JMX-based, semantic-convention names {@code jvm.*}, so {@code jvm_*} on {@code
+ * /metrics}); they are outside the {@code sf2loki_*} catalogue of OBS-5.
+ *
  * <p>The resource is {@code service.name=sf2loki} merged with {@code resource_attributes}; the
  * version is not a resource attribute (it is carried by {@code sf2loki_build_info}, OBS-6).
  * Thread-safe; {@link #close()} flushes and shuts the provider down.
@@ -52,13 +61,28 @@ public final class Telemetry implements AutoCloseable {
 
   private final SdkMeterProvider provider;
   private final PrometheusMetricReader prometheusReader;
+  private final RuntimeTelemetry runtime;
   private final Duration shutdownTimeout;
 
   private Telemetry(
       SdkMeterProvider provider, PrometheusMetricReader prometheusReader, Duration t) {
     this.provider = provider;
     this.prometheusReader = prometheusReader;
+    this.runtime = runtimeTelemetry(provider);
     this.shutdownTimeout = t;
+  }
+
+  /**
+   * Registers the runtime observers (OBS-28) on {@code provider}: the stable JMX set plus the
+   * experimental one, which carries {@code jvm.file_descriptor.count}, {@code
+   * jvm.system.cpu.utilization} and buffer pools. JFR stays off (no recording thread). The
+   * OpenTelemetry wrapper is local and never registered globally (OBS-1).
+   */
+  private static RuntimeTelemetry runtimeTelemetry(SdkMeterProvider provider) {
+    RuntimeTelemetryBuilder b =
+        RuntimeTelemetry.builder(OpenTelemetrySdk.builder().setMeterProvider(provider).build());
+    Experimental.setEmitExperimentalMetrics(b, true);
+    return b.build();
   }
 
   /** Builds telemetry from settings, without an extra reader. */
@@ -178,6 +202,10 @@ public final class Telemetry implements AutoCloseable {
           continue;
         }
       }
+      if (snap instanceof GaugeSnapshot g && md.getName().endsWith("_count")) {
+        out.metricSnapshot(renamed(g, prometheusCountName(md.getName())));
+        continue;
+      }
       if (snap instanceof InfoSnapshot i && (md.getHelp() == null || md.getHelp().isEmpty())) {
         // the exporter's target_info has no HELP, which promtool check metrics reports (OBS-20)
         InfoSnapshot.Builder info =
@@ -191,6 +219,31 @@ public final class Telemetry implements AutoCloseable {
     return out.build();
   }
 
+  /**
+   * OBS-28: the Prometheus name of a gauge whose OpenTelemetry name ends in {@code .count} (the
+   * runtime metrics {@code jvm.thread.count} and the like). The text-format linters reserve {@code
+   * _count} for histograms and summaries, so {@code /metrics} serves these under the plural of the
+   * counted thing, or {@code <stem>_current} for a name outside the table; OTLP keeps the
+   * semantic-convention name.
+   */
+  static String prometheusCountName(String name) {
+    return switch (name) {
+      case "jvm_thread_count" -> "jvm_threads";
+      case "jvm_class_count" -> "jvm_classes";
+      case "jvm_cpu_count" -> "jvm_cpus";
+      case "jvm_file_descriptor_count" -> "jvm_file_descriptors";
+      case "jvm_buffer_count" -> "jvm_buffers";
+      default -> name.substring(0, name.length() - "_count".length()) + "_current";
+    };
+  }
+
+  private static GaugeSnapshot renamed(GaugeSnapshot g, String name) {
+    MetricMetadata md = g.getMetadata();
+    GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(md.getHelp());
+    g.getDataPoints().forEach(b::dataPoint);
+    return b.build();
+  }
+
   private static boolean wasInfo(MetricMetadata md) {
     String original = md.getOriginalName();
     if (original != null && original.endsWith("_info")) {
@@ -202,6 +255,7 @@ public final class Telemetry implements AutoCloseable {
   /** Flushes pending exports and shuts the provider down (bounded by the shutdown timeout). */
   @Override
   public void close() {
+    runtime.close();
     provider.shutdown().join(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 }

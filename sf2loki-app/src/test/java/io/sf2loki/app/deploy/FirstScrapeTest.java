@@ -138,9 +138,9 @@ class FirstScrapeTest {
 
   @Test
   @DisplayName(
-      "OBS-20, OBS-5, FEAT-15: the first scrape of a daemon with every source carries every"
-          + " applicable catalogue metric at its idle value (Prometheus and the OTLP reader alike)"
-          + " and passes promtool check metrics")
+      "OBS-20, OBS-5, OBS-28, FEAT-15: the first scrape of a daemon with every source carries"
+          + " every applicable catalogue metric at its idle value (Prometheus and the OTLP reader"
+          + " alike) and the JVM runtime metrics, and passes promtool check metrics")
   void obs20_firstScrapeHasEveryApplicableMetricAtIdle() throws Exception {
     scenario = PubSubScenario.start();
     // hold the daemon in its AUTH-9 probe: nothing but the idle series can have been recorded
@@ -179,6 +179,27 @@ class FirstScrapeTest {
             "sf2loki_soql_poll_errors_total{object=\"LoginHistory\",source=\"eventlog_objects\"} 0",
             "sf2loki_egress_paused 0",
             "sf2loki_rows_filtered_total{rule=\"guests\",source=\"eventlogfile\"} 0");
+    // OBS-28: the runtime metrics are served beside the catalogue, outside the sf2loki_ namespace
+    assertThat(samples)
+        .containsKeys(
+            "jvm_memory_used_bytes",
+            "jvm_memory_committed_bytes",
+            "jvm_threads",
+            "jvm_class_loaded_total",
+            "jvm_cpu_time_seconds_total",
+            "jvm_cpus",
+            "jvm_file_descriptors");
+    assertThat(text).contains("jvm_memory_pool_name=");
+    assertThat(otlpNames)
+        .contains(
+            "jvm.memory.used", "jvm.thread.count", "jvm.cpu.time", "jvm.file_descriptor.count");
+    assertThat(samples.keySet())
+        .as("OBS-5/OBS-28: every served name is a catalogue name or a runtime/target metric")
+        .allMatch(
+            n ->
+                n.startsWith("jvm_")
+                    || n.equals("target_info")
+                    || catalogue.keySet().stream().anyMatch(c -> n.startsWith(c)));
 
     ExternalTool promtool = ExternalTool.require("promtool", "prometheus");
     Path file = Files.createTempFile("sf2loki-metrics-", ".txt");

@@ -162,6 +162,38 @@ class DoctorEndToEndTest {
   }
 
   @Test
+  @DisplayName(
+      "DOC-5, DOC-2 row 7: a Loki 400 puts Loki's body, on one line and cut to 200 characters,"
+          + " in the FAIL row")
+  void doc5LokiBadRequestCarriesBody() throws Exception {
+    String body = "error at least one label pair is required per stream\n" + "x".repeat(400);
+    s.receiver()
+        .faults()
+        .add(io.sf2loki.sim.loki.LokiFault.status(400).withBody(body).untilCleared());
+    assertThat(doctor(config, "--json")).isEqualTo(1);
+    JsonNode loki = row(json(), "loki");
+    assertThat(loki.get("status").asText()).isEqualTo("FAIL");
+    String detail = loki.get("detail").asText();
+    assertThat(detail)
+        .contains("HTTP 400")
+        .contains("; loki said: error at least one label pair is required per stream x")
+        .contains("x…")
+        .doesNotContain("\n")
+        .doesNotContain("x".repeat(200));
+  }
+
+  @Test
+  @DisplayName("DOC-5, DOC-4: a Loki 401 FAIL row carries Loki's body and then the tenant hint")
+  void doc5LokiUnauthorizedCarriesBodyAndHint() throws Exception {
+    s.receiver()
+        .faults()
+        .add(io.sf2loki.sim.loki.LokiFault.status(401).withBody("no org id\n").untilCleared());
+    assertThat(doctor(config, "--json")).isEqualTo(1);
+    String detail = row(json(), "loki").get("detail").asText();
+    assertThat(detail).contains("HTTP 401").contains("; loki said: no org id — hint: check sink");
+  }
+
+  @Test
   @DisplayName("DOC-2 row 7: with Loki down the loki row FAILs with a hint, exit 1")
   void lokiDown() throws Exception {
     int port;

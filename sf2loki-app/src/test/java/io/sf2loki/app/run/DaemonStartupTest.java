@@ -190,7 +190,10 @@ class DaemonStartupTest {
             "sink",
             "org_limit_metrics",
             "log_level",
-            "health_addr");
+            "health_addr",
+            "snappy_codec");
+    // SINK-18: the codec loaded before the first push; native on this platform's temp dir
+    assertThat(f.get("snappy_codec")).isEqualTo("native");
     assertThat(f.get("version")).isEqualTo(io.sf2loki.app.cli.Version.get());
     assertThat(f.get("orgs")).isEqualTo("single");
     assertThat(f.get("eventlogfile_event_types")).isEqualTo(scenario.eventTypes());

@@ -174,4 +174,30 @@ class TelemetryTest {
           .anySatisfy(md -> assertThat(md.getName()).isEqualTo("sf2loki_loki_bytes_pushed"));
     }
   }
+
+  @Test
+  @DisplayName(
+      "OBS-28: the instance provider carries the JVM runtime metrics under their semantic-"
+          + "convention names; /metrics renames count gauges so promtool's _count rule holds")
+  void obs28RuntimeMetrics() {
+    InMemoryMetricReader reader = InMemoryMetricReader.create();
+    try (Telemetry t =
+        Telemetry.create(TelemetrySettings.disabled(), reader, Duration.ofSeconds(1))) {
+      List<String> names =
+          reader.collectAllMetrics().stream().map(md -> md.getName()).distinct().toList();
+      assertThat(names)
+          .contains(
+              "jvm.memory.used",
+              "jvm.memory.committed",
+              "jvm.thread.count",
+              "jvm.class.count",
+              "jvm.cpu.time",
+              "jvm.cpu.count",
+              "jvm.file_descriptor.count");
+    }
+    assertThat(Telemetry.prometheusCountName("jvm_thread_count")).isEqualTo("jvm_threads");
+    assertThat(Telemetry.prometheusCountName("jvm_file_descriptor_count"))
+        .isEqualTo("jvm_file_descriptors");
+    assertThat(Telemetry.prometheusCountName("jvm_other_count")).isEqualTo("jvm_other_current");
+  }
 }

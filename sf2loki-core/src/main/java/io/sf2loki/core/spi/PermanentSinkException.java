@@ -14,7 +14,12 @@ public final class PermanentSinkException extends SinkException {
    *     {@code too_old}, {@code too_new}, {@code line_too_long} or {@code permanent}
    */
   public PermanentSinkException(String message, int status, String reason) {
-    super(message, status, null);
+    this(message, status, reason, "");
+  }
+
+  /** As {@link #PermanentSinkException(String, int, String)} with a response body excerpt. */
+  public PermanentSinkException(String message, int status, String reason, String responseBody) {
+    super(message, status, null, responseBody);
     this.reason = reason;
   }
 

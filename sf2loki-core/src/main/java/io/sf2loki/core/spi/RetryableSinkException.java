@@ -16,7 +16,13 @@ public final class RetryableSinkException extends SinkException {
   private final Duration retryAfter;
 
   public RetryableSinkException(String message, int status, Throwable cause, Duration retryAfter) {
-    super(message, status, cause);
+    this(message, status, cause, retryAfter, "");
+  }
+
+  /** As the four-argument constructor, with a response body excerpt (DOC-5). */
+  public RetryableSinkException(
+      String message, int status, Throwable cause, Duration retryAfter, String responseBody) {
+    super(message, status, cause, responseBody);
     this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
   }
 
