@@ -10,6 +10,7 @@ import io.sf2loki.app.config.LokiConfig.Egress;
 import io.sf2loki.app.config.SalesforceConfig.AuthMode;
 import io.sf2loki.app.config.SalesforceConfig.Environment;
 import io.sf2loki.app.config.ServiceConfig.Telemetry;
+import io.sf2loki.core.settings.Setting;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -63,149 +64,29 @@ final class ConfigBinder {
 
   static final int MAX_STREAM_LABELS = 15;
 
-  static final Set<String> ROOT_KEYS =
-      Set.of("salesforce", "orgs", "sources", "sink", "state", "coordinate", "service");
-  static final Set<String> SALESFORCE_KEYS =
-      Set.of(
-          "login_url",
-          "environment",
-          "auth_mode",
-          "client_id",
-          "client_secret",
-          "client_secret_file",
-          "username",
-          "private_key",
-          "private_key_file",
-          "api_version",
-          "org_id",
-          "jwt_audience",
-          "token_ttl",
-          "limits");
-  static final Set<String> LIMITS_KEYS = Set.of("enabled", "poll_interval", "reserve_percent");
-  static final Set<String> ORG_KEYS = Set.of("name", "salesforce", "sources");
-  static final Set<String> SOURCES_KEYS =
-      Set.of(
-          "allow_overlap",
-          "transform_salt",
-          "transform_salt_file",
-          "pubsub",
-          "eventlog_objects",
-          "eventlogfile",
-          "apexlog");
-  static final Set<String> PUBSUB_KEYS =
-      Set.of(
-          "enabled",
-          "endpoint",
-          "tls",
-          "default_num_requested",
-          "replay_preset",
-          "on_invalid_replay",
-          "topics",
-          "include",
-          "exclude",
-          "rediscovery_interval",
-          "sample",
-          "transforms",
-          "bridge_max_bytes");
-  static final Set<String> ELO_KEYS = Set.of("enabled", "objects", "transforms");
-  static final Set<String> OBJECT_KEYS =
-      Set.of(
-          "name",
-          "timestamp_field",
-          "poll_interval",
-          "lookback",
-          "settle_window",
-          "sample",
-          "big_object",
-          "max_catchup_records",
-          "max_catchup_bytes",
-          "tiebreak_field",
-          "revisit_window",
-          "revisit_interval",
-          "revisit_max_keys");
-  static final Set<String> ELF_KEYS =
-      Set.of(
-          "enabled",
-          "interval",
-          "event_types",
-          "exclude",
-          "poll_interval",
-          "lookback",
-          "timestamp_column",
-          "page_size",
-          "settle_window",
-          "download_max_age",
-          "transforms",
-          "concurrency");
-  static final Set<String> EVENT_TYPE_KEYS =
-      Set.of("name", "structured_metadata_fields", "labels", "sample");
-  static final Set<String> APEX_KEYS =
-      Set.of(
-          "enabled",
-          "poll_interval",
-          "lookback",
-          "users",
-          "max_body_bytes",
-          "sample",
-          "transforms",
-          "revisit_window",
-          "revisit_interval",
-          "revisit_max_keys");
-  static final Set<String> TRANSFORM_KEYS =
-      Set.of("action", "fields", "match", "pattern", "replacement", "name");
-  static final Set<String> SINK_KEYS = Set.of("loki");
-  static final Set<String> LOKI_KEYS =
-      Set.of(
-          "url",
-          "tenant_id",
-          "auth_token",
-          "auth_token_file",
-          "encoding",
-          "compression",
-          "labels",
-          "structured_metadata_fields",
-          "structured_metadata",
-          "late_entries",
-          "out_of_order_window",
-          "max_tracked_streams",
-          "batch",
-          "egress");
-  static final Set<String> BATCH_KEYS =
-      Set.of(
-          "max_entries",
-          "max_bytes",
-          "flush_interval",
-          "max_line_bytes",
-          "queue_maxsize",
-          "queue_max_bytes");
-  static final Set<String> EGRESS_KEYS =
-      Set.of("max_lines_per_second", "max_bytes_per_second", "daily_byte_budget", "budget_action");
-  static final Set<String> COORDINATE_KEYS =
-      Set.of("type", "file_lease", "k8s_lease", "s3_lease", "gcs_lease");
-  static final Set<String> FILE_LEASE_KEYS = Set.of("path", "ttl", "renew_interval", "holder_id");
-  static final Set<String> K8S_LEASE_KEYS =
-      Set.of("namespace", "name", "identity", "lease_duration", "renew_interval", "kubeconfig");
-  static final Set<String> SERVICE_KEYS =
-      Set.of(
-          "log_level",
-          "log_format",
-          "health_addr",
-          "shutdown_grace",
-          "unready_after_sink_failing",
-          "telemetry");
-  static final Set<String> TELEMETRY_KEYS =
-      Set.of(
-          "enabled",
-          "endpoint",
-          "auth",
-          "basic_auth_user",
-          "basic_auth_token",
-          "basic_auth_token_file",
-          "headers",
-          "export_interval",
-          "resource_attributes",
-          "prometheus");
-  static final Set<String> PROMETHEUS_KEYS = Set.of("enabled");
+  // CFG-4: the keys each object accepts come from the one model (ConfigModel)
+  static final Set<String> ROOT_KEYS = ConfigModel.keys("");
+  static final Set<String> SALESFORCE_KEYS = ConfigModel.keys("salesforce");
+  static final Set<String> LIMITS_KEYS = ConfigModel.keys("salesforce.limits");
+  static final Set<String> ORG_KEYS = ConfigModel.keys("orgs");
+  static final Set<String> SOURCES_KEYS = ConfigModel.keys("sources");
+  static final Set<String> PUBSUB_KEYS = ConfigModel.keys("sources.pubsub");
+  static final Set<String> ELO_KEYS = ConfigModel.keys("sources.eventlog_objects");
+  static final Set<String> OBJECT_KEYS = ConfigModel.keys("sources.eventlog_objects.objects");
+  static final Set<String> ELF_KEYS = ConfigModel.keys("sources.eventlogfile");
+  static final Set<String> EVENT_TYPE_KEYS = ConfigModel.keys("sources.eventlogfile.event_types");
+  static final Set<String> APEX_KEYS = ConfigModel.keys("sources.apexlog");
+  static final Set<String> TRANSFORM_KEYS = ConfigModel.keys("sources.pubsub.transforms");
+  static final Set<String> SINK_KEYS = ConfigModel.keys("sink");
+  static final Set<String> LOKI_KEYS = ConfigModel.keys("sink.loki");
+  static final Set<String> BATCH_KEYS = ConfigModel.keys("sink.loki.batch");
+  static final Set<String> EGRESS_KEYS = ConfigModel.keys("sink.loki.egress");
+  static final Set<String> COORDINATE_KEYS = ConfigModel.keys("coordinate");
+  static final Set<String> FILE_LEASE_KEYS = ConfigModel.keys("coordinate.file_lease");
+  static final Set<String> K8S_LEASE_KEYS = ConfigModel.keys("coordinate.k8s_lease");
+  static final Set<String> SERVICE_KEYS = ConfigModel.keys("service");
+  static final Set<String> TELEMETRY_KEYS = ConfigModel.keys("service.telemetry");
+  static final Set<String> PROMETHEUS_KEYS = ConfigModel.keys("service.telemetry.prometheus");
 
   private final SecretResolver secrets;
   private final Section.Problems problems = new Section.Problems();
@@ -307,9 +188,8 @@ final class ConfigBinder {
   // ---- salesforce ----
 
   private SalesforceConfig salesforce(Section s, String orgPrefix) {
-    Environment env =
-        s.enumValue("environment", Environment.values(), Environment.PRODUCTION, false);
-    AuthMode mode = s.enumValue("auth_mode", AuthMode.values(), AuthMode.JWT_BEARER, false);
+    Environment env = s.enumValue(SalesforceKeys.ENVIRONMENT, Environment.values(), false);
+    AuthMode mode = s.enumValue(SalesforceKeys.AUTH_MODE, AuthMode.values(), false);
     String clientId = s.string("client_id", null);
     if (clientId == null || clientId.isEmpty()) {
       s.problem("client_id", orgPrefix + "required");
@@ -317,7 +197,7 @@ final class ConfigBinder {
     }
     Optional<Secret> clientSecret = secrets.resolve(s, "client_secret");
     Optional<Secret> privateKey = secrets.resolve(s, "private_key");
-    String username = s.string("username", "");
+    String username = s.string(SalesforceKeys.USERNAME);
     if (!username.isEmpty() && !USERNAME.matcher(username).matches()) {
       s.problem("username", orgPrefix + "must match " + USERNAME.pattern());
     }
@@ -338,7 +218,7 @@ final class ConfigBinder {
               + "required when auth_mode is client_credentials (set client_secret or"
               + " client_secret_file)");
     }
-    String apiVersion = s.string("api_version", "60.0");
+    String apiVersion = s.string(SalesforceKeys.API_VERSION);
     if (!API_VERSION.matcher(apiVersion).matches()) {
       s.problem("api_version", "must look like 60.0 (got '" + apiVersion + "')");
     }
@@ -346,7 +226,7 @@ final class ConfigBinder {
     if (orgId.isPresent() && !ORG_ID.matcher(orgId.get()).matches()) {
       s.problem("org_id", "must be a 15- or 18-character alphanumeric org id");
     }
-    String loginUrl = s.string("login_url", "");
+    String loginUrl = s.string(SalesforceKeys.LOGIN_URL);
     if (loginUrl.isEmpty()) {
       loginUrl = env == Environment.SANDBOX ? SANDBOX_LOGIN : PRODUCTION_LOGIN;
     }
@@ -358,15 +238,15 @@ final class ConfigBinder {
               + " https://yourdomain.my.salesforce.com), not "
               + loginUrl);
     }
-    Duration tokenTtl = s.duration("token_ttl", Duration.ofHours(1));
+    Duration tokenTtl = s.duration(SalesforceKeys.TOKEN_TTL);
     if (tokenTtl.compareTo(Duration.ofMinutes(5)) < 0) {
       s.problem("token_ttl", "must be at least 5m");
     }
     Section l = s.section("limits", LIMITS_KEYS);
     SalesforceConfig.Limits limits =
         new SalesforceConfig.Limits(
-            l.bool("enabled", false),
-            l.positiveDuration("poll_interval", Duration.ofMinutes(5)),
+            l.bool(SalesforceKeys.LIMITS_ENABLED),
+            l.duration(SalesforceKeys.LIMITS_POLL_INTERVAL),
             ApiReserveKey.bind(l)); // OBS-21
     return new SalesforceConfig(
         loginUrl,
@@ -378,7 +258,7 @@ final class ConfigBinder {
         privateKey,
         apiVersion,
         orgId,
-        s.string("jwt_audience", ""),
+        s.string(SalesforceKeys.JWT_AUDIENCE),
         tokenTtl,
         limits);
   }
@@ -405,7 +285,7 @@ final class ConfigBinder {
       warnHashWithoutSalt(orgPrefix, "eventlogfile", elf.transforms());
       warnHashWithoutSalt(orgPrefix, "apexlog", apex.transforms());
     }
-    return new SourcesConfig(s.bool("allow_overlap", false), salt, pubsub, elo, elf, apex);
+    return new SourcesConfig(s.bool(SourceKeys.ALLOW_OVERLAP), salt, pubsub, elo, elf, apex);
   }
 
   private void warnHashWithoutSalt(String orgPrefix, String source, List<TransformRule> rules) {
@@ -424,8 +304,8 @@ final class ConfigBinder {
   }
 
   private PubSubConfig pubsub(Section s, boolean emitWarnings, String orgPrefix) {
-    String endpoint = s.string("endpoint", "api.pubsub.salesforce.com:7443");
-    boolean tls = s.bool("tls", true);
+    String endpoint = s.string(SourceKeys.PS_ENDPOINT);
+    boolean tls = s.bool(SourceKeys.PS_TLS);
     if (emitWarnings && !tls && !isLoopbackTarget(endpoint)) {
       warnings.add(
           orgPrefix
@@ -433,10 +313,7 @@ final class ConfigBinder {
               + endpoint
               + "; Pub/Sub traffic is sent in plaintext");
     }
-    int numRequested = s.intValue("default_num_requested", 100);
-    if (numRequested < 1 || numRequested > 100) {
-      s.problem("default_num_requested", "must be between 1 and 100 (got " + numRequested + ")");
-    }
+    int numRequested = s.intValue(SourceKeys.PS_NUM_REQUESTED);
     Map<String, Double> sample = new LinkedHashMap<>();
     JsonNode sampleNode = s.mapping("sample");
     if (sampleNode != null) {
@@ -453,9 +330,8 @@ final class ConfigBinder {
         }
       }
     }
-    long bridgeMax = s.integer("bridge_max_bytes", 134_217_728L);
-    nonNegative(s, "bridge_max_bytes", bridgeMax);
-    List<String> topics = s.stringList("topics", List.of());
+    long bridgeMax = s.integer(SourceKeys.PS_BRIDGE_MAX_BYTES);
+    List<String> topics = s.stringList(SourceKeys.PS_TOPICS);
     if (emitWarnings) {
       for (String t : topics) {
         if (!t.equals("*") && !t.startsWith("/event/") && !t.startsWith("/data/")) {
@@ -469,24 +345,17 @@ final class ConfigBinder {
       }
     }
     return new PubSubConfig(
-        s.bool("enabled", true),
+        s.bool(SourceKeys.PS_ENABLED),
         endpoint,
         tls,
         numRequested,
+        s.enumValue(SourceKeys.PS_REPLAY_PRESET, PubSubConfig.ReplayPreset.values(), false),
         s.enumValue(
-            "replay_preset",
-            PubSubConfig.ReplayPreset.values(),
-            PubSubConfig.ReplayPreset.CUSTOM,
-            false),
-        s.enumValue(
-            "on_invalid_replay",
-            PubSubConfig.InvalidReplayPreset.values(),
-            PubSubConfig.InvalidReplayPreset.EARLIEST,
-            false),
+            SourceKeys.PS_ON_INVALID_REPLAY, PubSubConfig.InvalidReplayPreset.values(), false),
         topics,
-        s.stringList("include", List.of("*")),
-        s.stringList("exclude", List.of()),
-        s.duration("rediscovery_interval", Duration.ofHours(1)),
+        s.stringList(SourceKeys.PS_INCLUDE),
+        s.stringList(SourceKeys.PS_EXCLUDE),
+        s.duration(SourceKeys.PS_REDISCOVERY),
         Collections.unmodifiableMap(sample),
         transforms(s, "transforms", Set.of()),
         bridgeMax);
@@ -514,39 +383,35 @@ final class ConfigBinder {
       if (!name.isEmpty() && !names.add(name.toLowerCase(Locale.ROOT))) {
         o.problem("name", "duplicate object name '" + name + "'");
       }
-      String tsField = identifier(o, "timestamp_field", "EventDate");
-      double sample = o.number("sample", 1.0);
+      String tsField = identifier(o, SourceKeys.OBJ_TIMESTAMP_FIELD);
+      double sample = o.number(SourceKeys.SAMPLE);
       checkRate(o.path("sample"), sample);
-      long maxRecords = o.integer("max_catchup_records", 20_000L);
-      nonNegative(o, "max_catchup_records", maxRecords);
-      long maxBytes = o.integer("max_catchup_bytes", 67_108_864L);
-      nonNegative(o, "max_catchup_bytes", maxBytes);
+      long maxRecords = o.integer(SourceKeys.OBJ_MAX_CATCHUP_RECORDS);
+      long maxBytes = o.integer(SourceKeys.OBJ_MAX_CATCHUP_BYTES);
       objects.add(
           new ObjectConfig(
               name,
               tsField,
-              o.positiveDuration("poll_interval", Duration.ofMinutes(5)),
-              o.duration("lookback", Duration.ofHours(1)),
-              o.duration("settle_window", Duration.ofMinutes(1)),
+              o.duration(SourceKeys.OBJ_POLL_INTERVAL),
+              o.duration(SourceKeys.OBJ_LOOKBACK),
+              o.duration(SourceKeys.OBJ_SETTLE_WINDOW),
               sample,
-              o.bool("big_object", false),
+              o.bool(SourceKeys.OBJ_BIG_OBJECT),
               maxRecords,
               maxBytes,
-              identifier(o, "tiebreak_field", "EventIdentifier"),
+              identifier(o, SourceKeys.OBJ_TIEBREAK_FIELD),
               revisit(o)));
     }
     return new EventLogObjectsConfig(
-        s.bool("enabled", false), List.copyOf(objects), transforms(s, "transforms", Set.of()));
+        s.bool(SourceKeys.ELO_ENABLED),
+        List.copyOf(objects),
+        transforms(s, "transforms", Set.of()));
   }
 
   private EventLogFileConfig eventlogfile(Section s) {
-    boolean enabled = s.bool("enabled", false);
+    boolean enabled = s.bool(SourceKeys.ELF_ENABLED);
     EventLogFileConfig.Interval interval =
-        s.enumValue(
-            "interval",
-            EventLogFileConfig.Interval.values(),
-            EventLogFileConfig.Interval.HOURLY,
-            false);
+        s.enumValue(SourceKeys.ELF_INTERVAL, EventLogFileConfig.Interval.values(), false);
     List<EventTypeConfig> types = new ArrayList<>();
     List<JsonNode> items = s.list("event_types");
     Set<String> promoted = new LinkedHashSet<>();
@@ -571,7 +436,7 @@ final class ConfigBinder {
           t.has("structured_metadata_fields")
               ? Optional.of(t.stringList("structured_metadata_fields", List.of()))
               : Optional.empty();
-      List<String> labels = t.stringList("labels", List.of());
+      List<String> labels = t.stringList(SourceKeys.ET_LABELS);
       for (String label : labels) {
         if (!LABEL_NAME.matcher(label).matches()) {
           t.problem("labels", "'" + label + "' must match " + LABEL_NAME.pattern());
@@ -580,7 +445,7 @@ final class ConfigBinder {
         }
       }
       promoted.addAll(labels);
-      double sample = t.number("sample", 1.0);
+      double sample = t.number(SourceKeys.ET_SAMPLE);
       checkRate(t.path("sample"), sample);
       if (!name.isEmpty() && !seenTypes.add(name.toLowerCase(Locale.ROOT))) {
         // kept loadable for 1.x compatibility; the source uses the first entry of a name
@@ -596,49 +461,40 @@ final class ConfigBinder {
       s.problem(
           "event_types", "must not be empty when eventlogfile is enabled (use \"*\" to discover)");
     }
-    int pageSize = s.intValue("page_size", 1000);
-    if (pageSize < 1 || pageSize > 50_000) {
-      s.problem("page_size", "must be between 1 and 50000 (got " + pageSize + ")");
-    }
-    int concurrency = s.intValue("concurrency", 4);
-    if (concurrency < 1) {
-      s.problem("concurrency", "must be at least 1");
-    }
+    int pageSize = s.intValue(SourceKeys.ELF_PAGE_SIZE);
+    int concurrency = s.intValue(SourceKeys.ELF_CONCURRENCY);
     Duration settleDefault =
         interval == EventLogFileConfig.Interval.HOURLY ? Duration.ofMinutes(5) : Duration.ZERO;
     return new EventLogFileConfig(
         enabled,
         interval,
         List.copyOf(types),
-        s.stringList("exclude", List.of()),
-        s.positiveDuration("poll_interval", Duration.ofHours(1)),
-        s.duration("lookback", Duration.ofHours(24)),
-        s.string("timestamp_column", "TIMESTAMP_DERIVED"),
+        s.stringList(SourceKeys.ELF_EXCLUDE),
+        s.duration(SourceKeys.ELF_POLL_INTERVAL),
+        s.duration(SourceKeys.ELF_LOOKBACK),
+        s.string(SourceKeys.ELF_TIMESTAMP_COLUMN),
         pageSize,
-        s.duration("settle_window", settleDefault),
-        s.duration("download_max_age", Duration.ofHours(24)),
+        s.duration(SourceKeys.ELF_SETTLE_WINDOW.key(), settleDefault), // CFG-18
+        s.duration(SourceKeys.ELF_DOWNLOAD_MAX_AGE),
         transforms(s, "transforms", promoted),
         concurrency);
   }
 
   private ApexLogConfig apexlog(Section s) {
-    List<String> users = s.stringList("users", List.of());
+    List<String> users = s.stringList(SourceKeys.APX_USERS);
     for (int i = 0; i < users.size(); i++) {
       if (!USERNAME.matcher(users.get(i)).matches()) {
         problems.add(
             s.path("users") + "." + i, "must be an exact username matching " + USERNAME.pattern());
       }
     }
-    long maxBody = s.integer("max_body_bytes", 5_242_880L);
-    if (maxBody <= 0) {
-      s.problem("max_body_bytes", "must be greater than zero");
-    }
-    double sample = s.number("sample", 1.0);
+    long maxBody = s.integer(SourceKeys.APX_MAX_BODY_BYTES);
+    double sample = s.number(SourceKeys.SAMPLE);
     checkRate(s.path("sample"), sample);
     return new ApexLogConfig(
-        s.bool("enabled", false),
-        s.positiveDuration("poll_interval", Duration.ofMinutes(1)),
-        s.duration("lookback", Duration.ofHours(1)),
+        s.bool(SourceKeys.APX_ENABLED),
+        s.duration(SourceKeys.APX_POLL_INTERVAL),
+        s.duration(SourceKeys.APX_LOOKBACK),
         users,
         maxBody,
         sample,
@@ -648,17 +504,20 @@ final class ConfigBinder {
 
   /** OBJ-13…OBJ-17, APX-10: the three revisit keys of an object or of {@code apexlog}. */
   private static RevisitConfig revisit(Section s) {
-    RevisitConfig d = RevisitConfig.DEFAULTS;
-    int maxKeys = s.intValue("revisit_max_keys", d.maxKeys());
-    if (maxKeys < 1 || maxKeys > 50_000) {
+    Setting keys = SourceKeys.REVISIT_MAX_KEYS;
+    int maxKeys = s.intValue(keys.key(), (int) keys.longDefault());
+    if (maxKeys < keys.min() || maxKeys > keys.max()) {
       s.problem(
-          "revisit_max_keys", "must be between 1 and 50000 (the most rows one query returns)");
-      maxKeys = d.maxKeys();
+          keys.key(),
+          "must be between "
+              + Section.show(keys.min())
+              + " and "
+              + Section.show(keys.max())
+              + " (the most rows one query returns)");
+      maxKeys = (int) keys.longDefault();
     }
     return new RevisitConfig(
-        s.duration("revisit_window", d.window()),
-        s.positiveDuration("revisit_interval", d.interval()),
-        maxKeys);
+        s.duration(SourceKeys.REVISIT_WINDOW), s.duration(SourceKeys.REVISIT_INTERVAL), maxKeys);
   }
 
   private List<TransformRule> transforms(Section s, String key, Set<String> promotedLabels) {
@@ -674,10 +533,10 @@ final class ConfigBinder {
         }
         continue;
       }
-      List<String> fields = r.stringList("fields", List.of());
+      List<String> fields = r.stringList(SourceKeys.XF_FIELDS);
       Map<String, String> match = r.stringMap("match");
       Optional<String> pattern = r.optString("pattern");
-      String replacement = r.string("replacement", "");
+      String replacement = r.string(SourceKeys.XF_REPLACEMENT);
       if (action == TransformRule.Action.DROP_ROW) {
         if (!fields.isEmpty()) {
           r.problem("fields", "not allowed for drop_row (use match)");
@@ -717,7 +576,7 @@ final class ConfigBinder {
               Collections.unmodifiableMap(match),
               pattern,
               replacement,
-              r.string("name", "")));
+              r.string(SourceKeys.XF_NAME)));
     }
     return List.copyOf(rules);
   }
@@ -758,11 +617,10 @@ final class ConfigBinder {
       }
     }
     LokiConfig.Encoding encoding =
-        s.enumValue("encoding", LokiConfig.Encoding.values(), LokiConfig.Encoding.PROTOBUF, false);
+        s.enumValue(SinkKeys.ENCODING, LokiConfig.Encoding.values(), false);
     boolean compressionExplicit = s.has("compression");
     LokiConfig.Compression compression =
-        s.enumValue(
-            "compression", LokiConfig.Compression.values(), LokiConfig.Compression.SNAPPY, false);
+        s.enumValue(SinkKeys.COMPRESSION, LokiConfig.Compression.values(), false);
     if (compressionExplicit) {
       if (encoding == LokiConfig.Encoding.PROTOBUF
           && compression != LokiConfig.Compression.SNAPPY) {
@@ -777,58 +635,36 @@ final class ConfigBinder {
                 + " sent uncompressed (use gzip or none) (CFG-23)");
       }
     }
-    Duration outOfOrderWindow = s.duration("out_of_order_window", Duration.ofHours(1));
+    Duration outOfOrderWindow = s.duration(SinkKeys.OUT_OF_ORDER_WINDOW);
     if (outOfOrderWindow.isNegative()) {
       s.problem("out_of_order_window", "must not be negative");
     }
-    int maxTrackedStreams = s.intValue("max_tracked_streams", 10_000);
-    if (maxTrackedStreams < 1) {
-      s.problem("max_tracked_streams", "must be at least 1");
-    }
+    int maxTrackedStreams = s.intValue(SinkKeys.MAX_TRACKED_STREAMS);
     Section b = s.section("batch", BATCH_KEYS);
-    int maxEntries = b.intValue("max_entries", 1000);
-    if (maxEntries < 1) {
-      b.problem("max_entries", "must be at least 1");
-    }
-    long maxBytes = b.integer("max_bytes", 1_048_576L);
-    if (maxBytes < 1024) {
-      b.problem("max_bytes", "must be at least 1024");
-    }
-    int queueMax = b.intValue("queue_maxsize", 10_000);
-    if (queueMax < 100) {
-      b.problem("queue_maxsize", "must be at least 100");
-    }
-    long queueMaxBytes = b.integer("queue_max_bytes", 268_435_456L);
-    nonNegative(b, "queue_max_bytes", queueMaxBytes);
+    int maxEntries = b.intValue(SinkKeys.MAX_ENTRIES);
+    long maxBytes = b.integer(SinkKeys.MAX_BYTES);
+    int queueMax = b.intValue(SinkKeys.QUEUE_MAXSIZE);
+    long queueMaxBytes = b.integer(SinkKeys.QUEUE_MAX_BYTES);
     Batch batch =
         new Batch(
             maxEntries,
             maxBytes,
-            b.positiveDuration("flush_interval", Duration.ofSeconds(1)),
-            b.integer("max_line_bytes", 262_144L),
+            b.duration(SinkKeys.FLUSH_INTERVAL),
+            b.integer(SinkKeys.MAX_LINE_BYTES),
             queueMax,
             queueMaxBytes);
     Section e = s.section("egress", EGRESS_KEYS);
-    double lines = e.number("max_lines_per_second", 0);
-    if (lines < 0) {
-      e.problem("max_lines_per_second", "must be at least 0");
-    }
-    double bytes = e.number("max_bytes_per_second", 0);
-    if (bytes < 0) {
-      e.problem("max_bytes_per_second", "must be at least 0");
-    }
-    long budget = e.integer("daily_byte_budget", 0);
-    nonNegative(e, "daily_byte_budget", budget);
+    double lines = e.number(SinkKeys.MAX_LINES_PER_SECOND);
+    e.checkBounds(SinkKeys.MAX_LINES_PER_SECOND, lines);
+    double bytes = e.number(SinkKeys.MAX_BYTES_PER_SECOND);
+    e.checkBounds(SinkKeys.MAX_BYTES_PER_SECOND, bytes);
+    long budget = e.integer(SinkKeys.DAILY_BYTE_BUDGET);
     Egress egress =
         new Egress(
             lines,
             bytes,
             budget,
-            e.enumValue(
-                "budget_action",
-                LokiConfig.BudgetAction.values(),
-                LokiConfig.BudgetAction.PAUSE,
-                false));
+            e.enumValue(SinkKeys.BUDGET_ACTION, LokiConfig.BudgetAction.values(), false));
     return new LokiConfig(
         url,
         s.optString("tenant_id").filter(t -> !t.isEmpty()),
@@ -837,14 +673,10 @@ final class ConfigBinder {
         compression,
         compressionExplicit,
         Collections.unmodifiableMap(s.stringMap("labels")),
-        s.stringList("structured_metadata_fields", List.of()),
+        s.stringList(SinkKeys.STRUCTURED_METADATA_FIELDS),
         s.enumValue(
-            "structured_metadata",
-            LokiConfig.StructuredMetadataMode.values(),
-            LokiConfig.StructuredMetadataMode.AUTO,
-            false),
-        s.enumValue(
-            "late_entries", LokiConfig.LateEntries.values(), LokiConfig.LateEntries.RESTAMP, false),
+            SinkKeys.STRUCTURED_METADATA, LokiConfig.StructuredMetadataMode.values(), false),
+        s.enumValue(SinkKeys.LATE_ENTRIES, LokiConfig.LateEntries.values(), false),
         outOfOrderWindow,
         maxTrackedStreams,
         batch,
@@ -919,26 +751,25 @@ final class ConfigBinder {
   // ---- state, coordinate, service ----
 
   private CoordinateConfig coordinate(Section s) {
-    CoordinateConfig.Type type =
-        s.enumValue("type", CoordinateConfig.Type.values(), CoordinateConfig.Type.NOOP, false);
+    CoordinateConfig.Type type = s.enumValue(StateKeys.TYPE, CoordinateConfig.Type.values(), false);
     Section f = s.section("file_lease", FILE_LEASE_KEYS);
     FileLease fl =
         new FileLease(
-            Path.of(f.string("path", "/var/lib/sf2loki/leader.lease")),
-            f.positiveDuration("ttl", Duration.ofSeconds(30)),
-            f.positiveDuration("renew_interval", Duration.ofSeconds(10)),
-            f.string("holder_id", ""));
+            Path.of(f.string(StateKeys.FL_PATH)),
+            f.duration(StateKeys.TTL),
+            f.duration(StateKeys.RENEW_INTERVAL),
+            f.string(StateKeys.HOLDER_ID));
     if (fl.renewInterval().multipliedBy(2).compareTo(fl.ttl()) >= 0) {
       f.problem("renew_interval", "2 × renew_interval must be less than ttl");
     }
     Section k = s.section("k8s_lease", K8S_LEASE_KEYS);
     K8sLease kl =
         new K8sLease(
-            k.string("namespace", "default"),
-            k.string("name", "sf2loki-leader"),
-            k.string("identity", ""),
-            k.positiveDuration("lease_duration", Duration.ofSeconds(30)),
-            k.positiveDuration("renew_interval", Duration.ofSeconds(10)),
+            k.string(StateKeys.K8S_NAMESPACE),
+            k.string(StateKeys.K8S_NAME),
+            k.string(StateKeys.K8S_IDENTITY),
+            k.duration(StateKeys.K8S_LEASE_DURATION),
+            k.duration(StateKeys.RENEW_INTERVAL),
             k.optString("kubeconfig").filter(v -> !v.isEmpty()).map(Path::of));
     if (kl.renewInterval().multipliedBy(2).compareTo(kl.leaseDuration()) >= 0) {
       k.problem("renew_interval", "2 × renew_interval must be less than lease_duration");
@@ -948,15 +779,14 @@ final class ConfigBinder {
   }
 
   private ServiceConfig service(Section s, LokiConfig loki) {
-    String healthAddr = s.string("health_addr", ":8080");
+    String healthAddr = s.string(ServiceKeys.HEALTH_ADDR);
     checkHostPort(s, "health_addr", healthAddr);
     Section t = s.section("telemetry", TELEMETRY_KEYS);
-    boolean enabled = t.bool("enabled", false);
-    String endpoint = t.string("endpoint", "");
+    boolean enabled = t.bool(ServiceKeys.T_ENABLED);
+    String endpoint = t.string(ServiceKeys.T_ENDPOINT);
     ServiceConfig.TelemetryAuth auth =
-        t.enumValue(
-            "auth", ServiceConfig.TelemetryAuth.values(), ServiceConfig.TelemetryAuth.BASIC, false);
-    String user = t.string("basic_auth_user", "");
+        t.enumValue(ServiceKeys.T_AUTH, ServiceConfig.TelemetryAuth.values(), false);
+    String user = t.string(ServiceKeys.T_USER);
     if (user.isEmpty() && loki != null) {
       user = loki.tenantId().orElse("");
     }
@@ -991,17 +821,15 @@ final class ConfigBinder {
             user,
             token,
             Collections.unmodifiableMap(t.stringMap("headers")),
-            t.positiveDuration("export_interval", Duration.ofSeconds(60)),
+            t.duration(ServiceKeys.T_EXPORT_INTERVAL),
             Collections.unmodifiableMap(t.stringMap("resource_attributes")),
-            new ServiceConfig.Prometheus(p.bool("enabled", false)));
+            new ServiceConfig.Prometheus(p.bool(ServiceKeys.PROMETHEUS_ENABLED)));
     return new ServiceConfig(
-        s.enumValue(
-            "log_level", ServiceConfig.LogLevel.values(), ServiceConfig.LogLevel.INFO, true),
-        s.enumValue(
-            "log_format", ServiceConfig.LogFormat.values(), ServiceConfig.LogFormat.JSON, false),
+        s.enumValue(ServiceKeys.LOG_LEVEL, ServiceConfig.LogLevel.values(), true),
+        s.enumValue(ServiceKeys.LOG_FORMAT, ServiceConfig.LogFormat.values(), false),
         healthAddr,
-        s.duration("shutdown_grace", Duration.ofSeconds(25)),
-        s.duration("unready_after_sink_failing", Duration.ofMinutes(15)),
+        s.duration(ServiceKeys.SHUTDOWN_GRACE),
+        s.duration(ServiceKeys.UNREADY_AFTER_SINK_FAILING),
         telemetry);
   }
 
@@ -1031,8 +859,9 @@ final class ConfigBinder {
     return v;
   }
 
-  private String identifier(Section s, String key, String dflt) {
-    String v = s.string(key, dflt);
+  private String identifier(Section s, Setting d) {
+    String key = d.key();
+    String v = s.string(d);
     if (!SOQL_IDENTIFIER.matcher(v).matches()) {
       s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
     }
@@ -1042,12 +871,6 @@ final class ConfigBinder {
   private void checkRate(String path, double rate) {
     if (!(rate > 0 && rate <= 1)) {
       problems.add(path, "sampling rate must be greater than 0 and at most 1 (got " + rate + ")");
-    }
-  }
-
-  private static void nonNegative(Section s, String key, long v) {
-    if (v < 0) {
-      s.problem(key, "must be at least 0");
     }
   }
 }
