@@ -22,8 +22,7 @@ public final class ConfigExample {
     for (Group g : ConfigModel.ROOT.children()) {
       out.append('\n');
       if (g == ConfigModel.ORGS) {
-        out.append("# Multi-org mode (instead of salesforce + sources above):\n");
-        item(out, g, "");
+        orgs(out);
         continue;
       }
       object(out, g, "");
@@ -51,6 +50,41 @@ public final class ConfigExample {
     for (String line : inner.toString().split("\n")) {
       out.append(indent).append("#     ").append(line).append('\n');
     }
+  }
+
+  /** The commented {@code orgs} block: each item takes the keys of salesforce and sources. */
+  private static void orgs(StringBuilder out) {
+    out.append("# Multi-org mode, instead of salesforce + sources (CFG-11, CFG-12); each org\n")
+        .append("# takes every key of salesforce and sources shown here:\n")
+        .append("# orgs:\n");
+    StringBuilder inner = new StringBuilder();
+    examplesOnly(inner, ConfigModel.ORGS, "");
+    String prefix = "#   - ";
+    for (String line : inner.toString().split("\n")) {
+      out.append(prefix).append(line).append('\n');
+      prefix = "#     ";
+    }
+  }
+
+  /** Only the keys that carry an example value (required keys), with their parents. */
+  private static boolean examplesOnly(StringBuilder out, Group g, String indent) {
+    boolean any = false;
+    for (Setting s : g.settings()) {
+      if (s.example() != null) {
+        String key = s.type() == Setting.Type.SECRET ? s.key() + "_file" : s.key();
+        String v = s.type() == Setting.Type.SECRET ? s.example() : value(s);
+        out.append(indent).append(key).append(": ").append(v).append('\n');
+        any = true;
+      }
+    }
+    for (Group c : g.children()) {
+      StringBuilder inner = new StringBuilder();
+      if (!c.list() && examplesOnly(inner, c, indent + "  ")) {
+        out.append(indent).append(c.key()).append(":\n").append(inner);
+        any = true;
+      }
+    }
+    return any;
   }
 
   private static void body(StringBuilder out, Group g, String indent) {

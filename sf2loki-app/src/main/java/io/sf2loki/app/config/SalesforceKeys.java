@@ -41,7 +41,7 @@ final class SalesforceKeys {
           .example("integration@example.com");
   static final Setting PRIVATE_KEY =
       secret("private_key", "PEM RSA private key; required for jwt_bearer.", "CFG-7, CFG-8")
-          .example("/var/run/secrets/sf2loki/private-key.pem");
+          .example("/etc/sf2loki/secrets/private_key");
   static final Setting API_VERSION =
       string(
           "api_version", "60.0", "REST API version in /services/data/v{api_version}/.", "CFG-10");

@@ -62,6 +62,9 @@ final class SettingText {
     if (s.defaultText() != null) {
       return s.defaultText();
     }
+    if (s.type() == Setting.Type.ENUM && s.defaultValue() != null) {
+      return "`" + s.defaultValue() + "`";
+    }
     String v = yaml(s.defaultValue());
     return v == null ? "absent" : "`" + v + "`";
   }
@@ -87,19 +90,21 @@ final class SettingText {
   static String boundsCell(Setting s) {
     Double min = s.min();
     Double max = s.max();
-    if (s.type() == Setting.Type.DURATION && min != null && min == 0 && !s.minExclusive()) {
-      return max == null ? "≥ 0" : "0…" + Section.show(max) + "s";
-    }
     if (min != null && max != null) {
       return s.minExclusive()
-          ? "(" + Section.show(min) + ", " + Section.show(max) + "]"
-          : Section.show(min) + "…" + Section.show(max);
+          ? "(" + bound(s, min) + ", " + bound(s, max) + "]"
+          : bound(s, min) + "…" + bound(s, max);
     }
     if (min != null) {
-      String unit = s.type() == Setting.Type.DURATION ? "s" : "";
-      return (s.minExclusive() ? "> " : "≥ ") + Section.show(min) + unit;
+      return (s.minExclusive() ? "> " : "≥ ") + bound(s, min);
     }
-    return max == null ? "" : "≤ " + Section.show(max);
+    return max == null ? "" : "≤ " + bound(s, max);
+  }
+
+  private static String bound(Setting s, double v) {
+    return s.type() == Setting.Type.DURATION
+        ? duration(Duration.ofMillis(Math.round(v * 1000)))
+        : Section.show(v);
   }
 
   private static String json(Object value) {

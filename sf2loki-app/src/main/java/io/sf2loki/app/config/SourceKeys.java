@@ -25,7 +25,8 @@ final class SourceKeys {
               List.of("hash", "mask", "drop_field", "drop_row", "regex_replace"),
               "What the rule does.",
               "XF-1")
-          .mandatory();
+          .mandatory()
+          .example("hash");
   static final Setting XF_FIELDS = list("fields", List.of(), "Fields the rule acts on.", "CFG-19");
   static final Setting XF_MATCH = map("match", "Field → glob; drop_row only.", "CFG-19");
   static final Setting XF_PATTERN =
