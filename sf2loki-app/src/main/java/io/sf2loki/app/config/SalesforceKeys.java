@@ -8,6 +8,7 @@ import static io.sf2loki.core.settings.Setting.secret;
 import static io.sf2loki.core.settings.Setting.string;
 
 import io.sf2loki.core.settings.Setting;
+import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -50,7 +51,11 @@ final class SalesforceKeys {
   static final Setting JWT_AUDIENCE =
       string("jwt_audience", "", "JWT aud; empty = derived from environment.", "AUTH-3");
   static final Setting TOKEN_TTL =
-      duration("token_ttl", Duration.ofHours(1), "Access token lifetime assumed.", "CFG-14")
+      duration(
+              "token_ttl",
+              SalesforceAuthSettings.DEFAULT_TOKEN_TTL,
+              "Access token lifetime assumed.",
+              "CFG-14")
           .atLeast(300);
   static final Setting LIMITS_ENABLED =
       bool("enabled", false, "Poll org limits (sf2loki_salesforce_limit_*).", "OBS-12");

@@ -7,6 +7,7 @@ import static io.sf2loki.core.settings.Setting.map;
 import static io.sf2loki.core.settings.Setting.secret;
 import static io.sf2loki.core.settings.Setting.string;
 
+import io.sf2loki.app.telemetry.TelemetrySettings;
 import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +45,11 @@ final class ServiceKeys {
       secret("basic_auth_token", "Basic token; absent = sink.loki.auth_token.", "CFG-9");
   static final Setting T_HEADERS = map("headers", "Extra headers (override computed).", "CFG-9");
   static final Setting T_EXPORT_INTERVAL =
-      duration("export_interval", Duration.ofSeconds(60), "Time between exports.", "OBS-1")
+      duration(
+              "export_interval",
+              TelemetrySettings.DEFAULT_EXPORT_INTERVAL,
+              "Time between exports.",
+              "OBS-1")
           .greaterThan(0);
   static final Setting T_RESOURCE_ATTRIBUTES =
       map("resource_attributes", "Merged over service.name=sf2loki.", "OBS-1");

@@ -10,6 +10,7 @@ import static io.sf2loki.core.settings.Setting.secret;
 import static io.sf2loki.core.settings.Setting.string;
 
 import io.sf2loki.core.settings.Setting;
+import io.sf2loki.loki.LokiSinkSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -55,17 +56,23 @@ final class SinkKeys {
   static final Setting OUT_OF_ORDER_WINDOW =
       duration(
           "out_of_order_window",
-          Duration.ofHours(1),
+          LokiSinkSettings.DEFAULT_OUT_OF_ORDER_WINDOW,
           "Loki's per-stream out-of-order window; 0s disables pre-push routing.",
           "SINK-15");
   static final Setting MAX_TRACKED_STREAMS =
-      integer("max_tracked_streams", 10_000, "Streams whose high-water mark is kept.", "SINK-15")
+      integer(
+              "max_tracked_streams",
+              LokiSinkSettings.DEFAULT_MAX_TRACKED_STREAMS,
+              "Streams whose high-water mark is kept.",
+              "SINK-15")
           .atLeast(1);
 
   static final Setting MAX_ENTRIES =
-      integer("max_entries", 1000, "Entries per push.", "PIPE-5").atLeast(1);
+      integer("max_entries", LokiSinkSettings.DEFAULT_MAX_ENTRIES, "Entries per push.", "PIPE-5")
+          .atLeast(1);
   static final Setting MAX_BYTES =
-      integer("max_bytes", 1_048_576, "Bytes per push.", "PIPE-5").atLeast(1024);
+      integer("max_bytes", LokiSinkSettings.DEFAULT_MAX_BYTES, "Bytes per push.", "PIPE-5")
+          .atLeast(1024);
   static final Setting FLUSH_INTERVAL =
       duration("flush_interval", Duration.ofSeconds(1), "Longest wait to fill a batch.", "PIPE-5")
           .greaterThan(0);

@@ -12,7 +12,12 @@ import static io.sf2loki.core.settings.Setting.secret;
 import static io.sf2loki.core.settings.Setting.string;
 
 import io.sf2loki.core.settings.Setting;
-import java.time.Duration;
+import io.sf2loki.salesforce.apexlog.ApexLogSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
+import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.util.List;
 
 /** Definitions of {@code sources} (also {@code orgs[].sources}) and transform rules, SPEC §1.3. */
@@ -52,20 +57,20 @@ final class SourceKeys {
   static final Setting REVISIT_WINDOW =
       duration(
           "revisit_window",
-          Duration.ofMinutes(30),
+          RevisitSettings.DEFAULT_WINDOW,
           "How far back the late-visibility revisit looks; 0 = off.",
           "OBJ-13, APX-10");
   static final Setting REVISIT_INTERVAL =
       duration(
               "revisit_interval",
-              Duration.ofMinutes(5),
+              RevisitSettings.DEFAULT_INTERVAL,
               "Least time between two revisits.",
               "OBJ-14, APX-10")
           .greaterThan(0);
   static final Setting REVISIT_MAX_KEYS =
       integer(
               "revisit_max_keys",
-              20_000,
+              RevisitSettings.DEFAULT_MAX_KEYS,
               "Keys remembered, and LIMIT of one revisit listing.",
               "OBJ-15, APX-10")
           .atLeast(1)
@@ -84,7 +89,11 @@ final class SourceKeys {
   static final Setting PS_TLS =
       bool("tls", true, "false = plaintext gRPC (local simulator only).", "PS-1");
   static final Setting PS_NUM_REQUESTED =
-      integer("default_num_requested", 100, "Credits per FetchRequest.", "PS-8")
+      integer(
+              "default_num_requested",
+              PubSubReaderSettings.DEFAULT_NUM_REQUESTED,
+              "Credits per FetchRequest.",
+              "PS-8")
           .atLeast(1)
           .atMost(100);
   static final Setting PS_REPLAY_PRESET =
@@ -111,13 +120,17 @@ final class SourceKeys {
   static final Setting PS_REDISCOVERY =
       duration(
           "rediscovery_interval",
-          Duration.ofHours(1),
+          PubSubSourceSettings.DEFAULT_REDISCOVERY_INTERVAL,
           "Time between topic discoveries; 0 = at startup only.",
           "PS-20");
   static final Setting PS_SAMPLE =
       rateMap("sample", "Glob → sampling rate; first match in map order.", "SRC-14");
   static final Setting PS_BRIDGE_MAX_BYTES =
-      integer("bridge_max_bytes", 134_217_728, "Bytes held by the bridge; 0 disables.", "PIPE-24")
+      integer(
+              "bridge_max_bytes",
+              PubSubSourceSettings.DEFAULT_BRIDGE_MAX_BYTES,
+              "Bytes held by the bridge; 0 disables.",
+              "PIPE-24")
           .atLeast(0);
 
   static final Group PUBSUB =
@@ -150,25 +163,30 @@ final class SourceKeys {
   static final Setting OBJ_TIMESTAMP_FIELD =
       string("timestamp_field", "EventDate", "Cursor field (SOQL identifier).", "OBJ-2");
   static final Setting OBJ_POLL_INTERVAL =
-      duration("poll_interval", Duration.ofMinutes(5), "Time between polls.", "OBJ-1")
+      duration(
+              "poll_interval", ObjectSettings.DEFAULT_POLL_INTERVAL, "Time between polls.", "OBJ-1")
           .greaterThan(0);
   static final Setting OBJ_LOOKBACK =
-      duration("lookback", Duration.ofHours(1), "First-run window.", "OBJ-3");
+      duration("lookback", ObjectSettings.DEFAULT_LOOKBACK, "First-run window.", "OBJ-3");
   static final Setting OBJ_SETTLE_WINDOW =
-      duration("settle_window", Duration.ofMinutes(1), "Rows younger than this wait.", "OBJ-6");
+      duration(
+          "settle_window",
+          ObjectSettings.DEFAULT_SETTLE_WINDOW,
+          "Rows younger than this wait.",
+          "OBJ-6");
   static final Setting OBJ_BIG_OBJECT =
       bool("big_object", false, "Big object: DESC drain.", "OBJ-5");
   static final Setting OBJ_MAX_CATCHUP_RECORDS =
       integer(
               "max_catchup_records",
-              20_000,
+              ObjectSettings.DEFAULT_MAX_CATCHUP_RECORDS,
               "Rows held by one drain; 0 = unbounded (big objects).",
               "OBJ-8")
           .atLeast(0);
   static final Setting OBJ_MAX_CATCHUP_BYTES =
       integer(
               "max_catchup_bytes",
-              67_108_864,
+              ObjectSettings.DEFAULT_MAX_CATCHUP_BYTES,
               "Canonical-JSON bytes held by one drain; 0 = unbounded.",
               "OBJ-8")
           .atLeast(0);
@@ -210,14 +228,18 @@ final class SourceKeys {
   static final Setting ELF_EXCLUDE =
       list("exclude", List.of(), "Exact type names skipped by discovery.", "ELF-2");
   static final Setting ELF_POLL_INTERVAL =
-      duration("poll_interval", Duration.ofHours(1), "Time between cycles.", "ELF-3")
+      duration(
+              "poll_interval",
+              EventLogFileSettings.DEFAULT_POLL_INTERVAL,
+              "Time between cycles.",
+              "ELF-3")
           .greaterThan(0);
   static final Setting ELF_LOOKBACK =
-      duration("lookback", Duration.ofHours(24), "First-run window.", "ELF-4");
+      duration("lookback", EventLogFileSettings.DEFAULT_LOOKBACK, "First-run window.", "ELF-4");
   static final Setting ELF_TIMESTAMP_COLUMN =
       string(
           "timestamp_column",
-          "TIMESTAMP_DERIVED",
+          EventLogFileSettings.DEFAULT_TIMESTAMP_COLUMN,
           "CSV column tried first for the timestamp.",
           "ELF-14");
   static final Setting ELF_PAGE_SIZE =
@@ -230,7 +252,7 @@ final class SourceKeys {
   static final Setting ELF_DOWNLOAD_MAX_AGE =
       duration(
           "download_max_age",
-          Duration.ofHours(24),
+          EventLogFileSettings.DEFAULT_DOWNLOAD_MAX_AGE,
           "A failing file is abandoned once older than this; 0 = at once.",
           "ELF-12");
   static final Setting ELF_CONCURRENCY =
@@ -279,14 +301,23 @@ final class SourceKeys {
   // ---- apexlog ----
   static final Setting APX_ENABLED = bool("enabled", false, "Run the ApexLog source.", "APX-1");
   static final Setting APX_POLL_INTERVAL =
-      duration("poll_interval", Duration.ofMinutes(1), "Time between polls.", "APX-1")
+      duration(
+              "poll_interval",
+              ApexLogSettings.DEFAULT_POLL_INTERVAL,
+              "Time between polls.",
+              "APX-1")
           .greaterThan(0);
   static final Setting APX_LOOKBACK =
-      duration("lookback", Duration.ofHours(1), "First-run window.", "APX-2");
+      duration("lookback", ApexLogSettings.DEFAULT_LOOKBACK, "First-run window.", "APX-2");
   static final Setting APX_USERS =
       list("users", List.of(), "Exact usernames; empty = all logs.", "CFG-10");
   static final Setting APX_MAX_BODY_BYTES =
-      integer("max_body_bytes", 5_242_880, "Largest log body downloaded.", "APX-4").greaterThan(0);
+      integer(
+              "max_body_bytes",
+              ApexLogSettings.DEFAULT_MAX_BODY_BYTES,
+              "Largest log body downloaded.",
+              "APX-4")
+          .greaterThan(0);
 
   static final Group APEXLOG =
       Group.object(

@@ -7,6 +7,7 @@ import static io.sf2loki.core.settings.Setting.path;
 import static io.sf2loki.core.settings.Setting.string;
 
 import io.sf2loki.core.settings.Setting;
+import io.sf2loki.state.gcs.GcsStoreSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -40,7 +41,7 @@ final class StateKeys {
           "STATE-15");
   static final Setting GCS_ENDPOINT_URL =
       string("endpoint_url", null, "JSON API root (emulators, private endpoints).", "STATE-15")
-          .defaultText("https://storage.googleapis.com");
+          .defaultText(GcsStoreSettings.DEFAULT_ENDPOINT);
   static final Setting GCS_ANONYMOUS =
       bool("anonymous", false, "Send no credentials (emulators only).", "STATE-15");
 
