@@ -3,17 +3,9 @@ package io.sf2loki.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sf2loki.app.config.CoordinateConfig.FileLease;
-import io.sf2loki.app.config.CoordinateConfig.K8sLease;
-import io.sf2loki.app.config.LokiConfig.Batch;
-import io.sf2loki.app.config.LokiConfig.Egress;
 import io.sf2loki.app.config.SalesforceConfig.AuthMode;
 import io.sf2loki.app.config.SalesforceConfig.Environment;
-import io.sf2loki.app.config.ServiceConfig.Telemetry;
 import io.sf2loki.core.settings.Setting;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Binds a merged, interpolated configuration tree to {@link Sf2lokiConfig} and applies the
@@ -91,6 +82,7 @@ final class ConfigBinder {
   private final SecretResolver secrets;
   private final Section.Problems problems = new Section.Problems();
   private final List<String> warnings = new ArrayList<>();
+  private final TransformBinding transforms = new TransformBinding(problems);
 
   ConfigBinder(SecretResolver secrets) {
     this.secrets = secrets;
@@ -100,17 +92,7 @@ final class ConfigBinder {
     Section root = new Section(tree, "", problems, ROOT_KEYS);
 
     // sink first: per-org label checks need sink.loki.labels
-    LokiConfig loki = null;
-    if (!root.has("sink")) {
-      root.problem("sink", "required (set sink.loki.url)");
-    } else {
-      Section sink = root.section("sink", SINK_KEYS);
-      if (!sink.has("loki")) {
-        sink.problem("loki", "required (set sink.loki.url)");
-      } else {
-        loki = loki(sink.section("loki", LOKI_KEYS));
-      }
-    }
+    LokiConfig loki = sink(root);
 
     boolean hasSalesforce = root.has("salesforce");
     List<JsonNode> orgItems = root.list("orgs");
@@ -159,7 +141,7 @@ final class ConfigBinder {
     }
 
     if (loki != null) {
-      checkStaticLabels(loki, multiOrg, "sink.loki.labels");
+      LokiBinding.checkStaticLabels(problems, loki, multiOrg, "sink.loki.labels");
       for (int i = 0; i < orgs.size(); i++) {
         String base = multiOrg ? "orgs." + i + ".sources" : "sources";
         checkElfLabelCount(orgs.get(i).sources().eventlogfile(), loki, multiOrg, base);
@@ -168,14 +150,30 @@ final class ConfigBinder {
     }
 
     StateConfig state = StateBinding.bind(root.section("state", StateBinding.KEYS));
-    CoordinateConfig coordinate = coordinate(root.section("coordinate", COORDINATE_KEYS));
-    ServiceConfig service = service(root.section("service", SERVICE_KEYS), loki);
+    CoordinateConfig coordinate =
+        ServiceBinding.coordinate(root.section("coordinate", COORDINATE_KEYS));
+    ServiceConfig service =
+        ServiceBinding.service(secrets, root.section("service", SERVICE_KEYS), loki);
 
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.list());
     }
     return new Sf2lokiConfig(
         orgs, multiOrg, new SinkConfig(loki), state, coordinate, service, warnings);
+  }
+
+  /** {@code sink.loki}, or null when it is missing (reported). */
+  private LokiConfig sink(Section root) {
+    if (!root.has("sink")) {
+      root.problem("sink", "required (set sink.loki.url)");
+      return null;
+    }
+    Section sink = root.section("sink", SINK_KEYS);
+    if (!sink.has("loki")) {
+      sink.problem("loki", "required (set sink.loki.url)");
+      return null;
+    }
+    return new LokiBinding(secrets, problems, warnings).bind(sink.section("loki", LOKI_KEYS));
   }
 
   private SourcesConfig defaultSources() {
@@ -357,7 +355,7 @@ final class ConfigBinder {
         s.stringList(SourceKeys.PS_EXCLUDE),
         s.duration(SourceKeys.PS_REDISCOVERY),
         Collections.unmodifiableMap(sample),
-        transforms(s, "transforms", Set.of()),
+        transforms.bind(s, "transforms", Set.of()),
         bridgeMax);
   }
 
@@ -405,7 +403,7 @@ final class ConfigBinder {
     return new EventLogObjectsConfig(
         s.bool(SourceKeys.ELO_ENABLED),
         List.copyOf(objects),
-        transforms(s, "transforms", Set.of()));
+        transforms.bind(s, "transforms", Set.of()));
   }
 
   private EventLogFileConfig eventlogfile(Section s) {
@@ -476,7 +474,7 @@ final class ConfigBinder {
         pageSize,
         s.duration(SourceKeys.ELF_SETTLE_WINDOW.key(), settleDefault), // CFG-18
         s.duration(SourceKeys.ELF_DOWNLOAD_MAX_AGE),
-        transforms(s, "transforms", promoted),
+        transforms.bind(s, "transforms", promoted),
         concurrency);
   }
 
@@ -498,7 +496,7 @@ final class ConfigBinder {
         users,
         maxBody,
         sample,
-        transforms(s, "transforms", Set.of()),
+        transforms.bind(s, "transforms", Set.of()),
         revisit(s));
   }
 
@@ -518,199 +516,6 @@ final class ConfigBinder {
     }
     return new RevisitConfig(
         s.duration(SourceKeys.REVISIT_WINDOW), s.duration(SourceKeys.REVISIT_INTERVAL), maxKeys);
-  }
-
-  private List<TransformRule> transforms(Section s, String key, Set<String> promotedLabels) {
-    List<TransformRule> rules = new ArrayList<>();
-    List<JsonNode> items = s.list(key);
-    for (int i = 0; i < items.size(); i++) {
-      Section r = new Section(items.get(i), s.path(key) + "." + i, problems, TRANSFORM_KEYS);
-      TransformRule.Action action =
-          r.enumValue("action", TransformRule.Action.values(), null, false);
-      if (action == null) {
-        if (!r.has("action")) {
-          r.problem("action", "required");
-        }
-        continue;
-      }
-      List<String> fields = r.stringList(SourceKeys.XF_FIELDS);
-      Map<String, String> match = r.stringMap("match");
-      Optional<String> pattern = r.optString("pattern");
-      String replacement = r.string(SourceKeys.XF_REPLACEMENT);
-      if (action == TransformRule.Action.DROP_ROW) {
-        if (!fields.isEmpty()) {
-          r.problem("fields", "not allowed for drop_row (use match)");
-        }
-        if (match.isEmpty()) {
-          r.problem("match", "required and non-empty for drop_row");
-        }
-      } else {
-        if (fields.isEmpty()) {
-          r.problem("fields", "required and non-empty for " + action.yaml());
-        }
-        if (!match.isEmpty()) {
-          r.problem("match", "only allowed for drop_row");
-        }
-      }
-      if (action == TransformRule.Action.REGEX_REPLACE) {
-        if (pattern.isEmpty()) {
-          r.problem("pattern", "required for regex_replace");
-        } else {
-          checkPatternCompiles(r, pattern.get());
-        }
-      } else if (pattern.isPresent()) {
-        r.problem("pattern", "only allowed for regex_replace");
-      }
-      if (action == TransformRule.Action.DROP_FIELD) {
-        for (String f : fields) {
-          if (promotedLabels.contains(f)) {
-            r.problem(
-                "fields", "drop_field cannot remove '" + f + "', which is promoted via labels");
-          }
-        }
-      }
-      rules.add(
-          new TransformRule(
-              action,
-              fields,
-              Collections.unmodifiableMap(match),
-              pattern,
-              replacement,
-              r.string(SourceKeys.XF_NAME)));
-    }
-    return List.copyOf(rules);
-  }
-
-  /**
-   * A compile check only; the full XF-5 grammar check and translation belong to the transform
-   * compiler.
-   */
-  private static void checkPatternCompiles(Section r, String pattern) {
-    String javaPattern =
-        pattern
-            .replace("(?P<", "(?<")
-            .replaceAll("\\(\\?P=([A-Za-z_][A-Za-z0-9_]*)\\)", "\\\\k<$1>");
-    try {
-      Pattern.compile(javaPattern);
-    } catch (PatternSyntaxException e) {
-      r.problem("pattern", "does not compile: " + e.getDescription());
-    }
-  }
-
-  // ---- sink ----
-
-  private LokiConfig loki(Section s) {
-    String url = s.string("url", null);
-    if (url == null || url.isBlank()) {
-      s.problem("url", "required");
-      url = "";
-    } else {
-      try {
-        URI u = new URI(url);
-        if (u.getScheme() == null
-            || !(u.getScheme().equalsIgnoreCase("http") || u.getScheme().equalsIgnoreCase("https"))
-            || u.getHost() == null) {
-          s.problem("url", "must be an absolute http(s) URL, e.g. https://host/loki/api/v1/push");
-        }
-      } catch (URISyntaxException e) {
-        s.problem("url", "is not a valid URL: " + e.getReason());
-      }
-    }
-    LokiConfig.Encoding encoding =
-        s.enumValue(SinkKeys.ENCODING, LokiConfig.Encoding.values(), false);
-    boolean compressionExplicit = s.has("compression");
-    LokiConfig.Compression compression =
-        s.enumValue(SinkKeys.COMPRESSION, LokiConfig.Compression.values(), false);
-    if (compressionExplicit) {
-      if (encoding == LokiConfig.Encoding.PROTOBUF
-          && compression != LokiConfig.Compression.SNAPPY) {
-        warnings.add(
-            "sink.loki.compression="
-                + compression.yaml()
-                + " is ignored with encoding=protobuf; protobuf bodies are always snappy (CFG-23)");
-      } else if (encoding == LokiConfig.Encoding.JSON
-          && compression == LokiConfig.Compression.SNAPPY) {
-        warnings.add(
-            "sink.loki.compression=snappy is not supported with encoding=json; JSON bodies are"
-                + " sent uncompressed (use gzip or none) (CFG-23)");
-      }
-    }
-    Duration outOfOrderWindow = s.duration(SinkKeys.OUT_OF_ORDER_WINDOW);
-    if (outOfOrderWindow.isNegative()) {
-      s.problem("out_of_order_window", "must not be negative");
-    }
-    int maxTrackedStreams = s.intValue(SinkKeys.MAX_TRACKED_STREAMS);
-    Section b = s.section("batch", BATCH_KEYS);
-    int maxEntries = b.intValue(SinkKeys.MAX_ENTRIES);
-    long maxBytes = b.integer(SinkKeys.MAX_BYTES);
-    int queueMax = b.intValue(SinkKeys.QUEUE_MAXSIZE);
-    long queueMaxBytes = b.integer(SinkKeys.QUEUE_MAX_BYTES);
-    Batch batch =
-        new Batch(
-            maxEntries,
-            maxBytes,
-            b.duration(SinkKeys.FLUSH_INTERVAL),
-            b.integer(SinkKeys.MAX_LINE_BYTES),
-            queueMax,
-            queueMaxBytes);
-    Section e = s.section("egress", EGRESS_KEYS);
-    double lines = e.number(SinkKeys.MAX_LINES_PER_SECOND);
-    e.checkBounds(SinkKeys.MAX_LINES_PER_SECOND, lines);
-    double bytes = e.number(SinkKeys.MAX_BYTES_PER_SECOND);
-    e.checkBounds(SinkKeys.MAX_BYTES_PER_SECOND, bytes);
-    long budget = e.integer(SinkKeys.DAILY_BYTE_BUDGET);
-    Egress egress =
-        new Egress(
-            lines,
-            bytes,
-            budget,
-            e.enumValue(SinkKeys.BUDGET_ACTION, LokiConfig.BudgetAction.values(), false));
-    return new LokiConfig(
-        url,
-        s.optString("tenant_id").filter(t -> !t.isEmpty()),
-        secrets.resolve(s, "auth_token"),
-        encoding,
-        compression,
-        compressionExplicit,
-        Collections.unmodifiableMap(s.stringMap("labels")),
-        s.stringList(SinkKeys.STRUCTURED_METADATA_FIELDS),
-        s.enumValue(
-            SinkKeys.STRUCTURED_METADATA, LokiConfig.StructuredMetadataMode.values(), false),
-        s.enumValue(SinkKeys.LATE_ENTRIES, LokiConfig.LateEntries.values(), false),
-        outOfOrderWindow,
-        maxTrackedStreams,
-        batch,
-        egress);
-  }
-
-  /** CFG-15: one problem listing every offending key. */
-  private void checkStaticLabels(LokiConfig loki, boolean multiOrg, String path) {
-    List<String> bad = new ArrayList<>();
-    for (String k : loki.labels().keySet()) {
-      boolean ok =
-          STATIC_LABEL_ALLOWLIST.contains(k)
-              && !k.equals("source")
-              && !k.equals("event_type")
-              && LABEL_NAME.matcher(k).matches()
-              && !(multiOrg
-                  && (k.equals("org") || k.equals("sf_org_id") || k.equals("environment")));
-      if (!ok) {
-        bad.add(k);
-      }
-    }
-    if (!bad.isEmpty()) {
-      String allowed =
-          multiOrg ? "job, service_name" : "job, service_name, sf_org_id, environment, org";
-      problems.add(
-          path,
-          "label key(s) "
-              + String.join(", ", bad)
-              + " not allowed; allowed static labels are "
-              + allowed
-              + (multiOrg
-                  ? " (org, sf_org_id and environment are set per org in multi-org mode)"
-                  : ""));
-    }
   }
 
   /** CFG-16: the number of distinct label names an ELF stream can carry. */
@@ -749,101 +554,6 @@ final class ConfigBinder {
   }
 
   // ---- state, coordinate, service ----
-
-  private CoordinateConfig coordinate(Section s) {
-    CoordinateConfig.Type type = s.enumValue(StateKeys.TYPE, CoordinateConfig.Type.values(), false);
-    Section f = s.section("file_lease", FILE_LEASE_KEYS);
-    FileLease fl =
-        new FileLease(
-            Path.of(f.string(StateKeys.FL_PATH)),
-            f.duration(StateKeys.TTL),
-            f.duration(StateKeys.RENEW_INTERVAL),
-            f.string(StateKeys.HOLDER_ID));
-    if (fl.renewInterval().multipliedBy(2).compareTo(fl.ttl()) >= 0) {
-      f.problem("renew_interval", "2 × renew_interval must be less than ttl");
-    }
-    Section k = s.section("k8s_lease", K8S_LEASE_KEYS);
-    K8sLease kl =
-        new K8sLease(
-            k.string(StateKeys.K8S_NAMESPACE),
-            k.string(StateKeys.K8S_NAME),
-            k.string(StateKeys.K8S_IDENTITY),
-            k.duration(StateKeys.K8S_LEASE_DURATION),
-            k.duration(StateKeys.RENEW_INTERVAL),
-            k.optString("kubeconfig").filter(v -> !v.isEmpty()).map(Path::of));
-    if (kl.renewInterval().multipliedBy(2).compareTo(kl.leaseDuration()) >= 0) {
-      k.problem("renew_interval", "2 × renew_interval must be less than lease_duration");
-    }
-    return new CoordinateConfig(
-        type, fl, kl, ObjectLeaseBinding.s3(s, type), ObjectLeaseBinding.gcs(s, type));
-  }
-
-  private ServiceConfig service(Section s, LokiConfig loki) {
-    String healthAddr = s.string(ServiceKeys.HEALTH_ADDR);
-    checkHostPort(s, "health_addr", healthAddr);
-    Section t = s.section("telemetry", TELEMETRY_KEYS);
-    boolean enabled = t.bool(ServiceKeys.T_ENABLED);
-    String endpoint = t.string(ServiceKeys.T_ENDPOINT);
-    ServiceConfig.TelemetryAuth auth =
-        t.enumValue(ServiceKeys.T_AUTH, ServiceConfig.TelemetryAuth.values(), false);
-    String user = t.string(ServiceKeys.T_USER);
-    if (user.isEmpty() && loki != null) {
-      user = loki.tenantId().orElse("");
-    }
-    Optional<Secret> token = secrets.resolve(t, "basic_auth_token");
-    if (token.isEmpty() && loki != null) {
-      token = loki.authToken();
-    }
-    if (enabled) {
-      if (endpoint.isBlank()) {
-        t.problem("endpoint", "required when telemetry is enabled");
-      }
-      if (auth == ServiceConfig.TelemetryAuth.BASIC) {
-        if (user.isEmpty()) {
-          t.problem(
-              "basic_auth_user",
-              "required for auth=basic (set basic_auth_user or sink.loki.tenant_id)");
-        }
-        if (token.isEmpty()) {
-          t.problem(
-              "basic_auth_token",
-              "required for auth=basic (set basic_auth_token, basic_auth_token_file or"
-                  + " sink.loki.auth_token)");
-        }
-      }
-    }
-    Section p = t.section("prometheus", PROMETHEUS_KEYS);
-    Telemetry telemetry =
-        new Telemetry(
-            enabled,
-            endpoint,
-            auth,
-            user,
-            token,
-            Collections.unmodifiableMap(t.stringMap("headers")),
-            t.duration(ServiceKeys.T_EXPORT_INTERVAL),
-            Collections.unmodifiableMap(t.stringMap("resource_attributes")),
-            new ServiceConfig.Prometheus(p.bool(ServiceKeys.PROMETHEUS_ENABLED)));
-    return new ServiceConfig(
-        s.enumValue(ServiceKeys.LOG_LEVEL, ServiceConfig.LogLevel.values(), true),
-        s.enumValue(ServiceKeys.LOG_FORMAT, ServiceConfig.LogFormat.values(), false),
-        healthAddr,
-        s.duration(ServiceKeys.SHUTDOWN_GRACE),
-        s.duration(ServiceKeys.UNREADY_AFTER_SINK_FAILING),
-        telemetry);
-  }
-
-  private static void checkHostPort(Section s, String key, String value) {
-    int colon = value.lastIndexOf(':');
-    boolean ok = colon >= 0;
-    if (ok) {
-      String port = value.substring(colon + 1);
-      ok = port.matches("\\d{1,5}") && Integer.parseInt(port) <= 65535;
-    }
-    if (!ok) {
-      s.problem(key, "must be host:port (e.g. :8080 or 127.0.0.1:8080), got '" + value + "'");
-    }
-  }
 
   // ---- small checks ----
 
