@@ -75,6 +75,7 @@ public final class Cli {
     commandLine.addSubcommand("doctor", new DoctorCommand(this)); // CLI-10, DOC
     commandLine.addSubcommand("state", StateCommand.create(this)); // CLI-7…9, FEAT-8
     commandLine.addSubcommand("completion", new CompletionCommand(this)); // CLI-15
+    commandLine.addSubcommand("config", new ConfigCommand(this)); // CLI-6, CFG-26
     shareVersion(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);

@@ -8,19 +8,9 @@ import java.util.Set;
 
 /** Binds {@code coordinate.s3_lease} and {@code coordinate.gcs_lease} (SPEC CFG-29…CFG-31). */
 final class ObjectLeaseBinding {
-  static final Set<String> S3_LEASE_KEYS =
-      Set.of("bucket", "key", "region", "endpoint_url", "ttl", "renew_interval", "holder_id");
-  static final Set<String> GCS_LEASE_KEYS =
-      Set.of(
-          "bucket",
-          "object_name",
-          "service_file",
-          "endpoint_url",
-          "anonymous",
-          "ttl",
-          "renew_interval",
-          "holder_id");
-  static final String DEFAULT_LEASE_OBJECT = "sf2loki/leader.lease";
+  static final Set<String> S3_LEASE_KEYS = ConfigModel.keys("coordinate.s3_lease");
+  static final Set<String> GCS_LEASE_KEYS = ConfigModel.keys("coordinate.gcs_lease");
+  static final String DEFAULT_LEASE_OBJECT = StateKeys.DEFAULT_LEASE_OBJECT;
 
   private ObjectLeaseBinding() {}
 
@@ -28,13 +18,13 @@ final class ObjectLeaseBinding {
     Section s = coordinate.section("s3_lease", S3_LEASE_KEYS);
     S3Lease c =
         new S3Lease(
-            s.string("bucket", ""),
-            s.string("key", DEFAULT_LEASE_OBJECT),
+            s.string(StateKeys.S3L_BUCKET),
+            s.string(StateKeys.S3L_KEY),
             s.optString("region").filter(v -> !v.isEmpty()),
             s.optString("endpoint_url").filter(v -> !v.isEmpty()),
-            s.positiveDuration("ttl", Duration.ofSeconds(30)),
-            s.positiveDuration("renew_interval", Duration.ofSeconds(10)),
-            s.string("holder_id", ""));
+            s.duration(StateKeys.TTL),
+            s.duration(StateKeys.RENEW_INTERVAL),
+            s.string(StateKeys.HOLDER_ID));
     if (type == CoordinateConfig.Type.S3_LEASE && c.bucket().isEmpty()) {
       s.problem("bucket", "required when coordinate.type is s3_lease");
     }
@@ -46,14 +36,14 @@ final class ObjectLeaseBinding {
     Section g = coordinate.section("gcs_lease", GCS_LEASE_KEYS);
     GcsLease c =
         new GcsLease(
-            g.string("bucket", ""),
-            g.string("object_name", DEFAULT_LEASE_OBJECT),
+            g.string(StateKeys.GCSL_BUCKET),
+            g.string(StateKeys.GCSL_OBJECT_NAME),
             g.optString("service_file").filter(v -> !v.isEmpty()).map(Path::of),
             g.optString("endpoint_url").filter(v -> !v.isEmpty()),
-            g.bool("anonymous", false),
-            g.positiveDuration("ttl", Duration.ofSeconds(30)),
-            g.positiveDuration("renew_interval", Duration.ofSeconds(10)),
-            g.string("holder_id", ""));
+            g.bool(StateKeys.GCS_ANONYMOUS),
+            g.duration(StateKeys.TTL),
+            g.duration(StateKeys.RENEW_INTERVAL),
+            g.string(StateKeys.HOLDER_ID));
     if (type == CoordinateConfig.Type.GCS_LEASE && c.bucket().isEmpty()) {
       g.problem("bucket", "required when coordinate.type is gcs_lease");
     }

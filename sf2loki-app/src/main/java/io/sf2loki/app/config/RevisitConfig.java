@@ -13,5 +13,8 @@ import java.time.Duration;
 public record RevisitConfig(Duration window, Duration interval, int maxKeys) {
   /** The SPEC defaults. */
   public static final RevisitConfig DEFAULTS =
-      new RevisitConfig(Duration.ofMinutes(30), Duration.ofMinutes(5), 20_000);
+      new RevisitConfig(
+          SourceKeys.REVISIT_WINDOW.durationDefault(),
+          SourceKeys.REVISIT_INTERVAL.durationDefault(),
+          (int) SourceKeys.REVISIT_MAX_KEYS.longDefault());
 }

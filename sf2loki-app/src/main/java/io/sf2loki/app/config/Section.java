@@ -2,6 +2,7 @@ package io.sf2loki.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.sf2loki.core.settings.Setting;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -357,5 +358,82 @@ final class Section {
   private static String shortText(JsonNode n) {
     String s = n.isContainerNode() ? describe(n) : n.asText();
     return s.length() > 60 ? s.substring(0, 60) + "…" : s;
+  }
+
+  // ---- bound by a definition (the key, default and bounds come from the Setting) ----
+
+  String string(Setting d) {
+    return string(d.key(), d.stringDefault());
+  }
+
+  boolean bool(Setting d) {
+    return bool(d.key(), d.boolDefault());
+  }
+
+  /** The integer of {@code d}, with its bounds checked (CFG-20). */
+  long integer(Setting d) {
+    long v = integer(d.key(), d.longDefault());
+    checkBounds(d, v);
+    return v;
+  }
+
+  /** The int of {@code d}, with its bounds checked (CFG-20). */
+  int intValue(Setting d) {
+    int v = intValue(d.key(), (int) d.longDefault());
+    checkBounds(d, v);
+    return v;
+  }
+
+  /** The number of {@code d}; bounds are checked by the caller ({@link #checkBounds}). */
+  double number(Setting d) {
+    return number(d.key(), d.doubleDefault());
+  }
+
+  /** The duration of {@code d}; "greater than zero" when the definition says so (CFG-6). */
+  Duration duration(Setting d) {
+    return d.positive()
+        ? positiveDuration(d.key(), d.durationDefault())
+        : duration(d.key(), d.durationDefault());
+  }
+
+  List<String> stringList(Setting d) {
+    return stringList(d.key(), d.listDefault());
+  }
+
+  /** The enum constant of {@code d}; its default is the constant whose YAML is the default. */
+  <E extends Enum<E> & YamlEnum> E enumValue(Setting d, E[] values, boolean ignoreCase) {
+    E dflt = null;
+    for (E e : values) {
+      if (e.yaml().equals(d.stringDefault())) {
+        dflt = e;
+      }
+    }
+    return enumValue(d.key(), values, dflt, ignoreCase);
+  }
+
+  /** Reports {@code v} outside the bounds of {@code d} with the CFG-20 wording. */
+  void checkBounds(Setting d, double v) {
+    Double min = d.min();
+    Double max = d.max();
+    boolean below = min != null && (d.minExclusive() ? v <= min : v < min);
+    boolean above = max != null && v > max;
+    if (!below && !above) {
+      return;
+    }
+    if (min != null && max != null) {
+      problem(
+          d.key(), "must be between " + show(min) + " and " + show(max) + " (got " + show(v) + ")");
+    } else if (below && d.minExclusive() && min == 0) {
+      problem(d.key(), "must be greater than zero");
+    } else if (below) {
+      problem(
+          d.key(), (d.minExclusive() ? "must be greater than " : "must be at least ") + show(min));
+    } else {
+      problem(d.key(), "must be at most " + show(max));
+    }
+  }
+
+  static String show(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 }

@@ -6,36 +6,33 @@ import java.util.Set;
 
 /** Binds the {@code state} section (SPEC §1.3, CFG-22, STATE-15). */
 final class StateBinding {
-  static final Set<String> KEYS = Set.of("store", "file", "s3", "gcs", "min_write_interval");
-  static final Set<String> STATE_FILE_KEYS = Set.of("path");
-  static final Set<String> S3_KEYS = Set.of("bucket", "key", "region", "endpoint_url");
-  static final Set<String> GCS_KEYS =
-      Set.of("bucket", "object_name", "service_file", "endpoint_url", "anonymous");
+  static final Set<String> KEYS = ConfigModel.keys("state");
+  static final Set<String> STATE_FILE_KEYS = ConfigModel.keys("state.file");
+  static final Set<String> S3_KEYS = ConfigModel.keys("state.s3");
+  static final Set<String> GCS_KEYS = ConfigModel.keys("state.gcs");
 
   private StateBinding() {}
 
   /** {@code state} → {@link StateConfig}; problems are reported on {@code s}'s sections. */
   static StateConfig bind(Section s) {
-    StateConfig.Store store =
-        s.enumValue("store", StateConfig.Store.values(), StateConfig.Store.FILE, false);
+    StateConfig.Store store = s.enumValue(StateKeys.STORE, StateConfig.Store.values(), false);
     Section f = s.section("file", STATE_FILE_KEYS);
-    StateConfig.File file =
-        new StateConfig.File(Path.of(f.string("path", "/var/lib/sf2loki/state.json")));
+    StateConfig.File file = new StateConfig.File(Path.of(f.string(StateKeys.FILE_PATH)));
     Section s3 = s.section("s3", S3_KEYS);
     StateConfig.S3 s3c =
         new StateConfig.S3(
-            s3.string("bucket", ""),
-            s3.string("key", "sf2loki/state.json"),
+            s3.string(StateKeys.S3_BUCKET),
+            s3.string(StateKeys.S3_KEY),
             s3.optString("region").filter(v -> !v.isEmpty()),
             s3.optString("endpoint_url").filter(v -> !v.isEmpty()));
     Section g = s.section("gcs", GCS_KEYS);
     StateConfig.Gcs gcs =
         new StateConfig.Gcs(
-            g.string("bucket", ""),
-            g.string("object_name", "sf2loki/state.json"),
+            g.string(StateKeys.GCS_BUCKET),
+            g.string(StateKeys.GCS_OBJECT_NAME),
             g.optString("service_file").filter(v -> !v.isEmpty()).map(Path::of),
             g.optString("endpoint_url").filter(v -> !v.isEmpty()),
-            g.bool("anonymous", false));
+            g.bool(StateKeys.GCS_ANONYMOUS));
     if (store == StateConfig.Store.S3 && s3c.bucket().isEmpty()) {
       s3.problem("bucket", "required when state.store is s3");
     }
@@ -44,7 +41,7 @@ final class StateBinding {
     }
     Duration minWrite =
         s.duration(
-            "min_write_interval",
+            StateKeys.MIN_WRITE_INTERVAL.key(),
             store == StateConfig.Store.FILE ? Duration.ZERO : Duration.ofSeconds(1));
     return new StateConfig(store, file, s3c, gcs, minWrite);
   }

@@ -1,0 +1,116 @@
+package io.sf2loki.app.config;
+
+import io.sf2loki.app.config.CoordinateConfig.FileLease;
+import io.sf2loki.app.config.CoordinateConfig.K8sLease;
+import io.sf2loki.app.config.ServiceConfig.Telemetry;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Optional;
+
+/**
+ * Binds {@code coordinate} and {@code service} (SPEC §1.3, CFG-9, CFG-21). Package-private part of
+ * {@link ConfigBinder}.
+ */
+final class ServiceBinding {
+  private ServiceBinding() {}
+
+  static CoordinateConfig coordinate(Section s) {
+    CoordinateConfig.Type type = s.enumValue(StateKeys.TYPE, CoordinateConfig.Type.values(), false);
+    Section f = s.section("file_lease", ConfigBinder.FILE_LEASE_KEYS);
+    FileLease fl =
+        new FileLease(
+            Path.of(f.string(StateKeys.FL_PATH)),
+            f.duration(StateKeys.TTL),
+            f.duration(StateKeys.RENEW_INTERVAL),
+            f.string(StateKeys.HOLDER_ID));
+    if (fl.renewInterval().multipliedBy(2).compareTo(fl.ttl()) >= 0) {
+      f.problem("renew_interval", "2 × renew_interval must be less than ttl");
+    }
+    Section k = s.section("k8s_lease", ConfigBinder.K8S_LEASE_KEYS);
+    K8sLease kl =
+        new K8sLease(
+            k.string(StateKeys.K8S_NAMESPACE),
+            k.string(StateKeys.K8S_NAME),
+            k.string(StateKeys.K8S_IDENTITY),
+            k.duration(StateKeys.K8S_LEASE_DURATION),
+            k.duration(StateKeys.RENEW_INTERVAL),
+            k.optString("kubeconfig").filter(v -> !v.isEmpty()).map(Path::of));
+    if (kl.renewInterval().multipliedBy(2).compareTo(kl.leaseDuration()) >= 0) {
+      k.problem("renew_interval", "2 × renew_interval must be less than lease_duration");
+    }
+    return new CoordinateConfig(
+        type, fl, kl, ObjectLeaseBinding.s3(s, type), ObjectLeaseBinding.gcs(s, type));
+  }
+
+  static ServiceConfig service(
+      SecretResolver secrets, Section s, LokiConfig loki, java.util.List<String> warnings) {
+    String healthAddr = s.string(ServiceKeys.HEALTH_ADDR);
+    checkHostPort(s, "health_addr", healthAddr);
+    Section t = s.section("telemetry", ConfigBinder.TELEMETRY_KEYS);
+    boolean enabled = t.bool(ServiceKeys.T_ENABLED);
+    String endpoint = t.string(ServiceKeys.T_ENDPOINT);
+    ServiceConfig.TelemetryAuth auth =
+        t.enumValue(ServiceKeys.T_AUTH, ServiceConfig.TelemetryAuth.values(), false);
+    String user = t.string(ServiceKeys.T_USER);
+    if (user.isEmpty() && loki != null) {
+      user = loki.tenantId().orElse("");
+    }
+    Optional<Secret> token = secrets.resolve(t, "basic_auth_token");
+    boolean lokiToken = token.isEmpty() && loki != null && loki.authToken().isPresent();
+    if (token.isEmpty() && loki != null) {
+      token = loki.authToken();
+    }
+    if (enabled && lokiToken && auth == ServiceConfig.TelemetryAuth.BASIC) {
+      OtelEnvironment.crossHostWarning(endpoint, loki.url()).ifPresent(warnings::add); // OBS-30
+    }
+    if (enabled) {
+      if (endpoint.isBlank()) {
+        t.problem("endpoint", "required when telemetry is enabled");
+      }
+      if (auth == ServiceConfig.TelemetryAuth.BASIC) {
+        if (user.isEmpty()) {
+          t.problem(
+              "basic_auth_user",
+              "required for auth=basic (set basic_auth_user or sink.loki.tenant_id)");
+        }
+        if (token.isEmpty()) {
+          t.problem(
+              "basic_auth_token",
+              "required for auth=basic (set basic_auth_token, basic_auth_token_file or"
+                  + " sink.loki.auth_token)");
+        }
+      }
+    }
+    Section p = t.section("prometheus", ConfigBinder.PROMETHEUS_KEYS);
+    Telemetry telemetry =
+        new Telemetry(
+            enabled,
+            endpoint,
+            auth,
+            user,
+            token,
+            Collections.unmodifiableMap(t.stringMap("headers")),
+            t.duration(ServiceKeys.T_EXPORT_INTERVAL),
+            Collections.unmodifiableMap(t.stringMap("resource_attributes")),
+            new ServiceConfig.Prometheus(p.bool(ServiceKeys.PROMETHEUS_ENABLED)));
+    return new ServiceConfig(
+        s.enumValue(ServiceKeys.LOG_LEVEL, ServiceConfig.LogLevel.values(), true),
+        s.enumValue(ServiceKeys.LOG_FORMAT, ServiceConfig.LogFormat.values(), false),
+        healthAddr,
+        s.duration(ServiceKeys.SHUTDOWN_GRACE),
+        s.duration(ServiceKeys.UNREADY_AFTER_SINK_FAILING),
+        telemetry);
+  }
+
+  private static void checkHostPort(Section s, String key, String value) {
+    int colon = value.lastIndexOf(':');
+    boolean ok = colon >= 0;
+    if (ok) {
+      String port = value.substring(colon + 1);
+      ok = port.matches("\\d{1,5}") && Integer.parseInt(port) <= 65535;
+    }
+    if (!ok) {
+      s.problem(key, "must be host:port (e.g. :8080 or 127.0.0.1:8080), got '" + value + "'");
+    }
+  }
+}
