@@ -136,6 +136,35 @@ class ReleaseTarballTest {
   }
 
   @Test
+  @DisplayName(
+      "DEP-1: without JAVA_HOME, an old java on PATH (a symlink into the runtime) is refused by name")
+  void dep1_refusesOldJavaOnPath() throws Exception {
+    Path old = Files.createDirectories(tmp.resolve("jre17/bin")).getParent();
+    Files.writeString(old.resolve("bin/java"), "#!/usr/bin/env bash\necho started >&2\nexit 7\n");
+    old.resolve("bin/java").toFile().setExecutable(true);
+    Files.writeString(old.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+    Path onPath = Files.createDirectories(tmp.resolve("old-java-on-path"));
+    Files.createSymbolicLink(onPath.resolve("java"), old.resolve("bin/java"));
+    Path tools =
+        Launch.toolDir(
+            Files.createDirectories(tmp.resolve("tools-readlink")),
+            "bash",
+            "env",
+            "nproc",
+            "readlink");
+    Launch.Result r =
+        Launch.run(
+            tmp,
+            Map.of("PATH", tools + ":" + onPath),
+            List.of(home.resolve("bin/sf2loki").toString(), "--version"),
+            60);
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err())
+        .contains(old + " is Java 17; sf2loki needs Java 21 or newer")
+        .doesNotContain("started");
+  }
+
+  @Test
   @DisplayName("DEP-1: the shipped example configuration passes --check (CLI-4)")
   void dep1_exampleConfigChecks() throws Exception {
     KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
