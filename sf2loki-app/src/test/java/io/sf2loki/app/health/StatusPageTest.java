@@ -129,7 +129,7 @@ class StatusPageTest {
         p.destroyForcibly();
       }
     }
-    org.assertj.core.api.Assertions.assertThat(dom).contains("id=\"sources\"");
+    assertThat(dom).contains("id=\"sources\"");
     String body = dom.substring(dom.indexOf("id=\"sources\""));
     body = body.substring(body.indexOf("<tbody>"), body.indexOf("</tbody>"));
     assertThat(body.split("<tr>", -1)).hasSize(snapshot.sources().size() + 1);
