@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *       reports one (FEAT-21, optional).
  *   <li>{@code /readyz}: {@link Readiness#evaluate()}.
  *   <li>{@code /metrics}: the {@link MetricsEndpoint} when one is installed (FEAT-15).
- *   <li>extra routes added with {@link Builder#route(String, Supplier)} (e.g. FEAT-3 {@code
- *       /statusz}).
+ *   <li>{@code /statusz}: the {@link StatusPage} of the installed {@link Builder#status} snapshot
+ *       (FEAT-3).
+ *   <li>extra routes added with {@link Builder#route(String, Supplier)}.
  *   <li>anything else: 404 {@code not found}.
  * </ul>
  *

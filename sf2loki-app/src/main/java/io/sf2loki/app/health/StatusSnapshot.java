@@ -38,9 +38,10 @@ public record StatusSnapshot(
    * One source (a Pub/Sub topic, an ELF type or an event-log object).
    *
    * @param name source name, e.g. {@code pubsub:/event/LoginEventStream}
-   * @param position the committed cursor (replay id, watermark) or empty when none yet
+   * @param position the committed cursor (replay id, watermark), or {@code -} when none or unknown
    * @param ageSeconds age of the position in seconds, or -1 when unknown
-   * @param lastPoll last poll / stream result ({@code ok}, {@code error}, {@code none})
+   * @param lastPoll last poll / stream result ({@code ok}, {@code error}), or {@code -} when
+   *     unknown
    * @param lastError the last error message (scrubbed), or empty
    */
   public record Source(
@@ -51,7 +52,7 @@ public record StatusSnapshot(
    *
    * @param name lane name
    * @param depth queued batches
-   * @param bytes queued bytes
+   * @param bytes queued bytes, or -1 when unknown
    * @param failingSince ISO-8601 instant the sink started failing, or empty
    */
   public record Lane(String name, long depth, long bytes, String failingSince) {}
