@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *       reports one (FEAT-21, optional).
  *   <li>{@code /readyz}: {@link Readiness#evaluate()}.
  *   <li>{@code /metrics}: the {@link MetricsEndpoint} when one is installed (FEAT-15).
- *   <li>extra routes added with {@link Builder#route(String, Supplier)} (e.g. FEAT-3 {@code
- *       /statusz}).
+ *   <li>{@code /statusz}: the {@link StatusPage} of the installed {@link Builder#status} snapshot
+ *       (FEAT-3).
+ *   <li>extra routes added with {@link Builder#route(String, Supplier)}.
  *   <li>anything else: 404 {@code not found}.
  * </ul>
  *
@@ -70,12 +71,14 @@ public final class HealthServer implements AutoCloseable {
   private final MetricsEndpoint metrics;
   private final Supplier<Optional<String>> liveness;
   private final Map<String, Supplier<Response>> routes;
+  private final Supplier<StatusSnapshot> status;
 
   private HealthServer(Builder b) throws IOException {
     this.readiness = b.readiness;
     this.metrics = b.metrics;
     this.liveness = b.liveness;
     this.routes = Map.copyOf(b.routes);
+    this.status = b.status;
     this.executor =
         Executors.newFixedThreadPool(
             b.threads, Thread.ofPlatform().name("sf2loki-health-", 0).daemon(true).factory());
@@ -122,7 +125,7 @@ public final class HealthServer implements AutoCloseable {
     try (ex) {
       Response r;
       try {
-        r = route(ex.getRequestURI().toString());
+        r = route(ex.getRequestURI().toString(), ex.getRequestHeaders().getFirst("Accept"));
       } catch (RuntimeException e) {
         log.atWarn().addKeyValue("error", e.toString()).log("health request failed");
         r = Response.text(500, "internal error");
@@ -131,8 +134,13 @@ public final class HealthServer implements AutoCloseable {
     }
   }
 
-  private Response route(String target) {
+  private Response route(String target, String accept) {
     switch (target) {
+      case "/statusz" -> {
+        if (status != null) {
+          return StatusPage.render(status.get(), accept);
+        }
+      }
       case "/healthz" -> {
         Optional<String> wedged = liveness.get();
         return wedged != null && wedged.isPresent()
@@ -187,6 +195,7 @@ public final class HealthServer implements AutoCloseable {
     private Supplier<Optional<String>> liveness = Optional::empty;
     private final Map<String, Supplier<Response>> routes = new LinkedHashMap<>();
     private int threads = DEFAULT_THREADS;
+    private Supplier<StatusSnapshot> status;
 
     private Builder(Readiness readiness) {
       this.readiness = Objects.requireNonNull(readiness, "readiness");
@@ -227,6 +236,12 @@ public final class HealthServer implements AutoCloseable {
         throw new IllegalArgumentException("route path must start with /: " + path);
       }
       routes.put(path, Objects.requireNonNull(handler, "handler"));
+      return this;
+    }
+
+    /** Serves FEAT-3 {@code /statusz} from {@code snapshot} (JSON, or HTML for text/html). */
+    public Builder status(Supplier<StatusSnapshot> snapshot) {
+      this.status = Objects.requireNonNull(snapshot, "snapshot");
       return this;
     }
 

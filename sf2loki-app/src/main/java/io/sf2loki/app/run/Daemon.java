@@ -78,6 +78,7 @@ public final class Daemon {
   private volatile Sf2lokiMetrics metrics;
   private volatile HealthServer health;
   private volatile Supplier<Optional<String>> apiReserve = Optional::empty;
+  private final StatusWiring status; // FEAT-3 /statusz
 
   /**
    * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
@@ -121,6 +122,7 @@ public final class Daemon {
     this.cfg = cfg;
     this.options = options;
     this.err = err;
+    this.status = new StatusWiring(cfg, Version.get(), readiness, activeTerm);
   }
 
   /** The instance's metrics, once {@link #run} built them (tests). */
@@ -203,6 +205,7 @@ public final class Daemon {
           HealthServer.builder(readiness)
               .address(cfg.service().healthAddr())
               .metrics(telemetry.prometheus().orElse(null))
+              .status(status.store(store))
               .start();
       health = h;
       closers.push(h);
@@ -328,7 +331,10 @@ public final class Daemon {
       log.atError().log("coordinator cannot be built: " + e.getMessage());
       return e instanceof ConfigException ? EXIT_CONFIG : EXIT_CRASH;
     }
-    closers.push(coordinator.closer()); // closed before the store: releases the lease (HA-11)
+    closers.push(
+        status
+            .coordinator(coordinator)
+            .closer()); // closed before the store: releases the lease (HA-11)
     TermManager terms =
         new TermManager(
             () -> {

@@ -2,6 +2,8 @@ package io.sf2loki.app.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.app.e2e.support.Await;
 import io.sf2loki.app.e2e.support.RunningDaemon;
@@ -76,6 +78,19 @@ class ApiReserveEndToEndTest {
     return r.statusCode() + " " + r.body();
   }
 
+  /** FEAT-3: {@code /statusz} names the role and every configured source by its checkpoint key. */
+  private static void assertStatusz(HttpClient http, int port) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/statusz")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonNode n = new ObjectMapper().readTree(r.body());
+    assertThat(n.get("role").asText()).isEqualTo("leader");
+    assertThat(n.get("sources").findValuesAsText("name"))
+        .containsExactly("eventlogfile:Login", "eventlog_objects:LoginHistory", "apexlog");
+  }
+
   /** Waits until the org answered {@code n} more {@code /limits} calls. */
   private static void limitsPolls(SimOrg org, int n) throws InterruptedException {
     long target = org.limitsCalls() + n;
@@ -115,6 +130,7 @@ class ApiReserveEndToEndTest {
         Await.until("rows flow", LIMIT, () -> s.receiver().totalEntries() >= before);
         int port = d.daemon().healthPort();
         assertThat(readyz(http, port)).isEqualTo("200 ready");
+        assertStatusz(http, port); // FEAT-3
         var paused = d.daemon().metrics().salesforceApiReservePaused;
         assertThat(paused.get(Attributes.empty())).isEqualTo(0.0);
         var remaining = d.daemon().metrics().salesforceLimitRemaining;
