@@ -331,7 +331,9 @@ class FileCheckpointStoreTest {
   }
 
   @Test
-  @DisplayName("STATE-5: under a lease coordinator the lock is awaited per term and released")
+  @DisplayName(
+      "STATE-5/HA-18: under a lease coordinator (term-lock mode) no write without the term's lock;"
+          + " the lock is awaited per term and released")
   void termLockAwaitAndRelease() throws Exception {
     FakeTime time = new FakeTime(java.time.Instant.parse("2024-05-01T00:00:00Z"));
     StopSignal stop = new StopSignal();

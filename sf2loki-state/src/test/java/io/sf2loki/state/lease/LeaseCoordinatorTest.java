@@ -111,7 +111,8 @@ class LeaseCoordinatorTest {
   }
 
   @Test
-  @DisplayName("HA-8: the store cannot be read → no acquisition, WARN, retry after renew_interval")
+  @DisplayName(
+      "HA-8/OBS-16: the store cannot be read → no acquisition, error store_read, retry after renew_interval")
   void storeUnreadableDoesNotAcquire() throws Exception {
     binding.failStoreReads = true;
     assertThat(c.acquire(stop)).isFalse();
@@ -259,7 +260,7 @@ class LeaseCoordinatorTest {
 
   @Test
   @DisplayName(
-      "HA-7: while held the store's fencing passes and carries the epoch; past the renew deadline it fences")
+      "HA-7/HA-18: while held the store's fencing passes and carries the epoch; past the renew deadline it fences")
   void fencingInstalled() throws Exception {
     Recorder r = new Recorder();
     afterSleep =
@@ -388,7 +389,7 @@ class LeaseCoordinatorTest {
 
   @Test
   @DisplayName(
-      "HA-26: a store fenced at a greater epoch when the term claims it → conflict surrender, lease released, no term")
+      "HA-26/OBS-17: a store fenced at a greater epoch when the term claims it → conflict surrender, lease released, no term")
   void fencedClaimSurrenders() throws Exception {
     binding.claimFailure = new StateFenceException("fenced at 9");
     Recorder r = new Recorder();
@@ -407,7 +408,7 @@ class LeaseCoordinatorTest {
 
   @Test
   @DisplayName(
-      "HA-26: an unwritable store when the term claims it → error store_write, lease released, no term")
+      "HA-26/OBS-16: an unwritable store when the term claims it → error store_write, lease released, no term")
   void unwritableClaimReleases() throws Exception {
     binding.claimFailure = new io.sf2loki.core.spi.StateException("disk full");
     Recorder r = new Recorder();
