@@ -218,16 +218,15 @@ public final class LokiHttpSink implements Sink {
     }
   }
 
-  /**
-   * The batch's delivery: its {@link BatchMarks} live in the returned object, so a retry through it
-   * needs no state in the sink (the pipeline's path, PIPE-7).
-   */
   @Override
   public Sink.Delivery open(Batch batch) {
     return open(batch, Sink.AttemptFailures.NONE);
   }
 
-  /** As {@link #open(Batch)}; {@code failures} hears of every in-sink retry (PIPE-11). */
+  /**
+   * The batch's delivery: its {@link BatchMarks} live in the returned object, so a retry through it
+   * needs no state in the sink (PIPE-7); {@code failures} hears of every in-sink retry (PIPE-11).
+   */
   @Override
   public Sink.Delivery open(Batch batch, Sink.AttemptFailures failures) {
     BatchMarks marks = new BatchMarks(batch);
