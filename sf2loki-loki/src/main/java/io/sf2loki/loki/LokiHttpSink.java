@@ -282,8 +282,6 @@ public final class LokiHttpSink implements Sink {
         .log("entries older than their stream's out-of-order window; routed late before the push");
   }
 
-  // ---------------------------------------------------------------- request handling
-
   private void process(List<LogEntry> entries, Exchange ex, SinkPush p, int depth)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     int n = entries.size();
