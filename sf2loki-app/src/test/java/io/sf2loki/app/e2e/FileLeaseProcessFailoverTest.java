@@ -104,7 +104,8 @@ class FileLeaseProcessFailoverTest {
         scenario
             .org()
             .objects()
-            .addSeries(OBJECT, Instant.now().minus(Duration.ofMinutes(50)), Duration.ofMillis(300), ROWS);
+            .addSeries(
+                OBJECT, Instant.now().minus(Duration.ofMinutes(50)), Duration.ofMillis(300), ROWS);
     Set<String> ids = rows.stream().map(SimObjectRecord::id).collect(Collectors.toSet());
     assertThat(ids).hasSize(ROWS);
     Path base =
@@ -139,7 +140,9 @@ class FileLeaseProcessFailoverTest {
         .until(
             () -> {
               List<String> both = List.of(readyz(a), readyz(b));
-              assertThat(Collections.frequency(both, "200 ready")).as("ready replicas").isLessThan(2);
+              assertThat(Collections.frequency(both, "200 ready"))
+                  .as("ready replicas")
+                  .isLessThan(2);
               return new HashSet<>(both).equals(Set.of("200 ready", "503 standby"));
             });
     Replica leader = readyz(a).equals("200 ready") ? a : b;
