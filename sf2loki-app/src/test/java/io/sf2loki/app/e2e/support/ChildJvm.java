@@ -35,12 +35,24 @@ public final class ChildJvm implements AutoCloseable {
    * @param workDir where the child's stdout/stderr files are written
    */
   public static ChildJvm start(Path workDir, String... args) throws IOException {
+    return start(workDir, List.of(), args);
+  }
+
+  /**
+   * Starts {@code sf2loki <args>} as a child process with further JVM options.
+   *
+   * @param workDir where the child's stdout/stderr files are written
+   * @param jvmOptions added after the defaults (e.g. {@code -Xmx256m})
+   */
+  public static ChildJvm start(Path workDir, List<String> jvmOptions, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // start-up cost matters on a small CI box; the child does little work
     cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("-XX:+UseSerialGC");
     cmd.add("--enable-native-access=ALL-UNNAMED");
+    cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(MAIN);
