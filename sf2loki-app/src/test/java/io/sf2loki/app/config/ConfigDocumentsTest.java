@@ -88,7 +88,9 @@ class ConfigDocumentsTest {
   }
 
   @Test
-  @DisplayName("CFG-4, CFG-26: the JSON Schema rejects an unknown key at the root and nested")
+  @DisplayName(
+      "CFG-4, CFG-26, CFG-39: the JSON Schema closes every object: an unknown key is rejected at"
+          + " the root and nested")
   void schemaRejectsUnknownKey() throws Exception {
     ObjectNode root = (ObjectNode) example();
     root.put("sinks", "typo");
@@ -115,7 +117,8 @@ class ConfigDocumentsTest {
   }
 
   @Test
-  @DisplayName("CFG-2, CFG-3: the JSON Schema accepts string numbers, yes/no and ${VAR} values")
+  @DisplayName(
+      "CFG-2, CFG-3, CFG-39: the JSON Schema accepts string numbers, yes/no and ${VAR} values")
   void schemaAcceptsLoaderSpellings() throws Exception {
     ObjectNode root = (ObjectNode) example();
     ObjectNode batch = (ObjectNode) root.get("sink").get("loki").get("batch");

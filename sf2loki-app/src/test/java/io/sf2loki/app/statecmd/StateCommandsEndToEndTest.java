@@ -158,6 +158,33 @@ class StateCommandsEndToEndTest {
 
   @Test
   @DisplayName(
+      "CLI-17: import merges by default, --replace drops absent keys, an imported"
+          + " __fence_epoch__ is ignored with a WARN, export is compact JSON sorted by key")
+  void cli17_importMergeReplaceAndSortedExport() throws Exception {
+    Path state = dir.resolve("state.json");
+    Files.writeString(state, "{\"__fence_epoch__\":\"3\",\"z\":\"26\",\"m\":\"13\"}");
+    Path cfg = fileConfig(state);
+    Path imp =
+        Files.writeString(dir.resolve("in.json"), "{\"__fence_epoch__\":\"99\",\"b\":\"2\"}");
+
+    assertThat(state(cfg, "import", imp.toString())).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("WARN: ignoring __fence_epoch__ in " + imp);
+    assertThat(Files.readString(state))
+        .as("merge keeps z and m, the target keeps its own epoch")
+        .isEqualTo("{\"__fence_epoch__\":\"3\",\"z\":\"26\",\"m\":\"13\",\"b\":\"2\"}");
+
+    out.reset();
+    assertThat(state(cfg, "export")).isZero();
+    assertThat(out().strip()).isEqualTo("{\"b\":\"2\",\"m\":\"13\",\"z\":\"26\"}");
+
+    Path only = Files.writeString(dir.resolve("only.json"), "{\"m\":\"14\"}");
+    assertThat(state(cfg, "import", only.toString(), "--replace")).isZero();
+    assertThat(Files.readString(state)).isEqualTo("{\"__fence_epoch__\":\"3\",\"m\":\"14\"}");
+  }
+
+  @Test
+  @DisplayName(
       "CLI-8: set WARNs on stderr when SRC-15 cannot read the value, and writes it verbatim")
   void setWarnsOnUnreadableValue() throws Exception {
     Path state = dir.resolve("state.json");
