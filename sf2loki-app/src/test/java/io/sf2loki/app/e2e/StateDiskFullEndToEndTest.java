@@ -17,6 +17,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +45,8 @@ class StateDiskFullEndToEndTest {
   private static final long DISK_BYTES = 4L * 1024 * 1024;
   private static final Duration FAULT = Duration.ofSeconds(Long.getLong("state.fault.seconds", 10));
   private static final Duration POLL = Duration.ofMillis(250);
+  private static final Pattern FAILING_FOR =
+      Pattern.compile("checkpoint store recovered.*failing_for=(\\S+)");
 
   /**
    * Fault cleared → ready: the committer's next attempt comes at most STATE-16's 30 s backoff after
@@ -143,7 +147,6 @@ class StateDiskFullEndToEndTest {
     long faultAt = System.nanoTime();
     fault.apply(disk);
     FaultWindow window = holdFault(state, faultAt);
-
     fault.clear(disk);
     long clearedAt = System.nanoTime();
     await("ready again after the fault cleared")
@@ -166,11 +169,11 @@ class StateDiskFullEndToEndTest {
     assertThat(stored.values()).as("no row stored twice under different content").containsOnly(1);
     long resent = scenario.receiver().duplicatesDropped();
     assertThat(resent).as("re-sent rows (one lane)").isLessThanOrEqualTo(BATCH);
-    assertThat(child.stdout())
-        .contains("checkpoint store failing", fault.error, "checkpoint store recovered");
+    Duration failedFor = checkLog(fault, Duration.ofNanos(clearedAt - window.degradedAtNanos()));
     System.out.printf(
         "[%s] %s fault %d s: rows %d/%d landed, re-sent %d, write errors %.0f, degraded after %d"
-            + " ms, held to %d rows, ready %d ms after the fault cleared%n",
+            + " ms, held to %d rows, store failing for %s, ready %d ms after the fault"
+            + " cleared%n",
         getClass().getSimpleName(),
         fault,
         FAULT.toSeconds(),
@@ -180,9 +183,30 @@ class StateDiskFullEndToEndTest {
         health.metric(port, "sf2loki_checkpoint_write_errors_total"),
         window.degradedAfter().toMillis(),
         window.heldAt(),
+        failedFor,
         toReady.toMillis());
+    stopAndCheckNoTemporaryFileLeft();
+  }
 
-    child.process().destroy(); // SIGTERM: the drain commits and the process exits 0
+  /**
+   * The child's log names the fault (WARN with the OS error) and the recovery (INFO), whose {@code
+   * failing_for} covers at least {@code observed}.
+   *
+   * @return the logged {@code failing_for}
+   */
+  private Duration checkLog(Fault fault, Duration observed) {
+    String out = child.stdout();
+    assertThat(out).contains("checkpoint store failing", fault.error, "checkpoint store recovered");
+    Matcher failingFor = FAILING_FOR.matcher(out);
+    assertThat(failingFor.find()).as(out).isTrue();
+    Duration failedFor = Duration.parse(failingFor.group(1));
+    assertThat(failedFor).as("the recovery INFO's failing_for").isGreaterThanOrEqualTo(observed);
+    return failedFor;
+  }
+
+  /** SIGTERM: the drain commits, the process exits 0 and no temporary file stays behind. */
+  private void stopAndCheckNoTemporaryFileLeft() throws Exception {
+    child.process().destroy();
     assertThat(child.waitFor(Duration.ofSeconds(30))).as(child.stdout()).isZero();
     try (Stream<Path> files = Files.list(disk.dir())) {
       assertThat(files.map(p -> p.getFileName().toString()))
@@ -192,7 +216,7 @@ class StateDiskFullEndToEndTest {
   }
 
   /** What the fault window measured. */
-  private record FaultWindow(Duration degradedAfter, long heldAt) {}
+  private record FaultWindow(long degradedAtNanos, Duration degradedAfter, long heldAt) {}
 
   /**
    * Waits for readiness to name the failing store, then keeps the fault for the rest of {@link
@@ -206,7 +230,8 @@ class StateDiskFullEndToEndTest {
         .pollInterval(Duration.ofMillis(100))
         .failFast("the child exited", () -> !child.process().isAlive())
         .until(() -> health.readyz(port).equals(degraded));
-    Duration degradedAfter = Duration.ofNanos(System.nanoTime() - faultAt);
+    long degradedAt = System.nanoTime();
+    Duration degradedAfter = Duration.ofNanos(degradedAt - faultAt);
     long atDegraded = scenario.receiver().totalEntries();
     byte[] checkpoint = Files.readAllBytes(state);
     Duration rest = FAULT.minus(degradedAfter);
@@ -232,7 +257,7 @@ class StateDiskFullEndToEndTest {
     assertThat(scenario.receiver().totalEntries())
         .as("the fault began mid-backlog")
         .isLessThan(ROWS);
-    return new FaultWindow(degradedAfter, scenario.receiver().totalEntries());
+    return new FaultWindow(degradedAt, degradedAfter, scenario.receiver().totalEntries());
   }
 
   private void startChild() throws IOException {
