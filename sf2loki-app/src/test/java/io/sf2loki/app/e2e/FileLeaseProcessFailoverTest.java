@@ -7,21 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.app.e2e.support.ChildJvm;
 import io.sf2loki.app.e2e.support.ConfigText;
+import io.sf2loki.app.e2e.support.HealthProbe;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
-import io.sf2loki.sim.loki.ReceivedEntry;
 import io.sf2loki.sim.org.SimObjectRecord;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,8 +55,7 @@ class FileLeaseProcessFailoverTest {
   private static final Duration FAILOVER_LIMIT =
       TTL.plus(RENEW).plus(Duration.ofSeconds(1)).plus(POLL).plus(Duration.ofSeconds(6));
 
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+  private final HealthProbe health = new HealthProbe();
   private SalesforceScenario scenario;
   private ChildJvm first;
   private ChildJvm second;
@@ -79,7 +71,7 @@ class FileLeaseProcessFailoverTest {
     if (scenario != null) {
       scenario.close();
     }
-    http.close();
+    health.close();
   }
 
   /** One replica: its child, its health port and its holder id. */
@@ -123,10 +115,10 @@ class FileLeaseProcessFailoverTest {
                 + BATCH
                 + "\n    egress:\n      max_lines_per_second: 800\n");
     Path leaseFile = scenario.dir().resolve("leader.lease");
-    int portA = freePort();
-    int portB = freePort();
+    int portA = HealthProbe.freePort();
+    int portB = HealthProbe.freePort();
     while (portB == portA) {
-      portB = freePort();
+      portB = HealthProbe.freePort();
     }
     first = start(base, leaseFile, "replica-a", portA);
     second = start(base, leaseFile, "replica-b", portB);
@@ -185,7 +177,7 @@ class FileLeaseProcessFailoverTest {
                 scenario.receiver().totalEntries() >= ROWS
                     && scenario.checkpoints().getOrDefault(CHECKPOINT_KEY, "").contains(lastId));
 
-    Map<String, Integer> stored = storedPerId(scenario.receiver().entries());
+    Map<String, Integer> stored = scenario.receivedPerId();
     assertThat(stored.keySet()).as(follower.log()).isEqualTo(ids);
     assertThat(stored.values()).as("no row stored twice under different content").containsOnly(1);
     // re-sent rows are identical and collapse in the receiver: the uncommitted tail of one lane
@@ -221,33 +213,7 @@ class FileLeaseProcessFailoverTest {
     return ChildJvm.start(scenario.dir(), List.of("-Xmx256m"), "run", "--config", cfg.toString());
   }
 
-  /** {@code "<status> <body>"} of {@code GET /readyz}, or {@code "down"} while nothing answers. */
   private String readyz(Replica r) throws InterruptedException {
-    HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.port() + "/readyz"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    try {
-      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
-      return resp.statusCode() + " " + resp.body().strip();
-    } catch (IOException e) {
-      return "down";
-    }
-  }
-
-  /** Stored entries per record {@code Id} (the line is the record's canonical JSON). */
-  private static Map<String, Integer> storedPerId(List<ReceivedEntry> entries) throws IOException {
-    Map<String, Integer> out = new HashMap<>();
-    for (ReceivedEntry e : entries) {
-      out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
-    }
-    return out;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
+    return health.readyz(r.port());
   }
 }

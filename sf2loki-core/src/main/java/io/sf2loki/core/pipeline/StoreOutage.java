@@ -83,9 +83,10 @@ final class StoreOutage {
   /** Records a successful write; logs the recovery once. */
   void succeeded() {
     if (failing) {
-      failing = false;
+      Duration failedFor = Duration.ofNanos(ticker.nanoTime() - failingSinceNanos);
+      failing = false; // read the length first: failingFor() is empty once healthy
       log.atInfo()
-          .addKeyValue("failing_for", failingFor().orElse(Duration.ZERO))
+          .addKeyValue("failing_for", failedFor)
           .log("checkpoint store recovered; committing again");
     }
   }

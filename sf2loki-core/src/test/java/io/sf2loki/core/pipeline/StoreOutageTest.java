@@ -3,15 +3,21 @@ package io.sf2loki.core.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateConflictException;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.testing.InMemoryCheckpointStore;
+import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.Ticker;
 import io.sf2loki.core.time.TimeSource;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** STATE-16: the committer waits out a failing checkpoint store instead of ending the term. */
 class StoreOutageTest {
@@ -171,6 +178,49 @@ class StoreOutageTest {
     c.submit(Map.of("k", "1"));
     c.finish(true);
     assertThatThrownBy(c::run).isInstanceOf(StateConflictException.class);
+  }
+
+  @Test
+  @DisplayName(
+      "STATE-16: the recovery INFO names how long the store was failing (failing_for, on the"
+          + " ticker, from the first failed write)")
+  void state16_recoveryLogNamesTheOutageLength() {
+    FakeTime time = new FakeTime(Instant.parse("2026-12-03T08:00:00Z"));
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger log = (Logger) LoggerFactory.getLogger(StoreOutage.class);
+    Level before = log.getLevel();
+    log.setLevel(Level.INFO); // the test configuration's root level is WARN
+    logs.start();
+    log.addAppender(logs);
+    try {
+      StoreOutage o = new StoreOutage(null, time.ticker());
+      StateException e = new StateException("No space left on device");
+      o.failed(e);
+      time.advance(Duration.ofSeconds(90));
+      o.failed(e);
+      time.advance(Duration.ofSeconds(30));
+      o.succeeded();
+      o.succeeded(); // healthy already: logs nothing
+
+      assertThat(logs.list)
+          .filteredOn(ev -> ev.getLevel() == Level.INFO)
+          .singleElement()
+          .satisfies(
+              ev -> {
+                assertThat(ev.getFormattedMessage())
+                    .isEqualTo("checkpoint store recovered; committing again");
+                assertThat(ev.getKeyValuePairs())
+                    .singleElement()
+                    .satisfies(
+                        kv -> {
+                          assertThat(kv.key).isEqualTo("failing_for");
+                          assertThat(kv.value).isEqualTo(Duration.ofSeconds(120));
+                        });
+              });
+    } finally {
+      log.detachAppender(logs);
+      log.setLevel(before);
+    }
   }
 
   @Test

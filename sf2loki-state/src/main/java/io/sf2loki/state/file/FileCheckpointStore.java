@@ -50,7 +50,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       access and held until {@link #close()}; a lock held elsewhere is a {@link
  *       StateLockException}. In {@link LockMode#TERM} (lease coordinators) the caller takes it at
  *       term start with {@link #lockAwait} and releases it with {@link #unlock()}; commits without
- *       it fail. {@link LockMode#NONE} never locks (read-only {@code state show}, CLI-9).
+ *       it fail. {@link LockMode#NONE} never locks (read-only {@code state show}, CLI-9). STATE-17:
+ *       taking the lock deletes the temporary files an earlier writer left behind.
  *   <li>STATE-6: before each write the on-disk file (size, modification time, SHA-256 content
  *       digest) is compared with what this store last read or wrote; if it changed, the commit is
  *       applied on top of the freshly read document, so external edits to other keys survive.
@@ -392,6 +393,7 @@ public final class FileCheckpointStore implements CheckpointStore {
       lockChannel = channel;
       fileLock = l;
       channel = null;
+      AtomicFile.removeLeftovers(path); // STATE-17: no live writer owns one now
       // whatever was cached before (e.g. HA-8's fresh epoch read ahead of a lock wait) may predate
       // the previous holder's last commits: the first read under the lock goes to disk
       cache = null;

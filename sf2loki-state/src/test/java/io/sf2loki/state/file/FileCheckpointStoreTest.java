@@ -91,6 +91,31 @@ class FileCheckpointStoreTest {
     assertThat(read(nested)).isEqualTo("{\"k2\":\"v2\"}");
   }
 
+  @Test
+  @DisplayName(
+      "STATE-17: temporary files of the document an earlier writer left behind (killed mid-write,"
+          + " or its clean-up failed on a disk turned read-only) are removed when the lock is"
+          + " taken; other files stay, and a lock-free reader removes nothing")
+  void state17_staleTemporaryFilesAreRemovedWhenTheLockIsTaken() throws IOException {
+    Path partial = dir.resolve(".state.json.8116409234870321.tmp");
+    Files.writeString(partial, "{\"eventlogfile:Login\":\"trunc");
+    Files.writeString(dir.resolve(".state.json.lease.42.tmp"), "another file's temporary");
+    Files.writeString(dir.resolve(".state.json.tmp"), "not the temporary-file pattern");
+    try (var reader = new FileCheckpointStore(state(), FileCheckpointStore.LockMode.NONE)) {
+      assertThat(reader.snapshot()).isEmpty();
+    }
+    assertThat(partial).exists();
+
+    try (var store = new FileCheckpointStore(state())) {
+      store.lock();
+      try (Stream<Path> files = Files.list(dir)) {
+        assertThat(files.map(p -> p.getFileName().toString()))
+            .containsExactlyInAnyOrder(
+                "state.json.lock", ".state.json.lease.42.tmp", ".state.json.tmp");
+      }
+    }
+  }
+
   @ParameterizedTest(name = "STATE-3: corrupt content {0}")
   @ValueSource(
       strings = {

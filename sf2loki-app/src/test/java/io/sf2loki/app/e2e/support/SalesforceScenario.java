@@ -1,7 +1,9 @@
 package io.sf2loki.app.e2e.support;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.app.demo.DemoScenario;
 import io.sf2loki.sim.loki.LokiReceiver;
+import io.sf2loki.sim.loki.ReceivedEntry;
 import io.sf2loki.sim.org.SimOrg;
 import io.sf2loki.state.file.FileCheckpointStore;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -19,6 +22,7 @@ import java.util.function.Consumer;
  * end-to-end tests of Salesforce-side faults.
  */
 public final class SalesforceScenario implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final SimOrg org;
   private final LokiReceiver receiver;
   private final Path dir;
@@ -105,6 +109,27 @@ public final class SalesforceScenario implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return cfg;
+  }
+
+  /** The configured {@code state.file.path}: {@code <dir>/state/state.json}. */
+  public Path statePath() {
+    return state;
+  }
+
+  /**
+   * Stored entries per record {@code Id} (each line is a record's canonical JSON, as the
+   * SOQL-object sources ship it).
+   */
+  public Map<String, Integer> receivedPerId() {
+    Map<String, Integer> out = new HashMap<>();
+    for (ReceivedEntry e : receiver.entries()) {
+      try {
+        out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+    }
+    return out;
   }
 
   /** The state file's committed checkpoints (empty when the file does not exist yet). */
