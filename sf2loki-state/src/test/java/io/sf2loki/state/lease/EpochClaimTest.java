@@ -110,8 +110,7 @@ class EpochClaimTest {
         .isTrue();
     first.claimEpoch();
     first.unlock();
-    FileCheckpointStore second =
-        new FileCheckpointStore(state, FileCheckpointStore.LockMode.TERM);
+    FileCheckpointStore second = new FileCheckpointStore(state, FileCheckpointStore.LockMode.TERM);
     second.fencing(new io.sf2loki.state.Fencing(() -> {}, () -> 1));
     assertThat(second.lockAwait(Duration.ZERO, Duration.ZERO, stop, ft.ticker(), ft.sleeper()))
         .isTrue();
