@@ -5,23 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sf2loki.app.e2e.support.ChildJvm;
-import io.sf2loki.app.e2e.support.ConfigText;
+import io.sf2loki.app.e2e.support.FileLeaseReplica;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
-import io.sf2loki.sim.loki.ReceivedEntry;
 import io.sf2loki.sim.org.SimObjectRecord;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -65,8 +56,8 @@ class FileLeaseProcessFailoverTest {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
   private SalesforceScenario scenario;
-  private ChildJvm first;
-  private ChildJvm second;
+  private FileLeaseReplica first;
+  private FileLeaseReplica second;
 
   @AfterEach
   void killChildren() throws InterruptedException {
@@ -80,13 +71,6 @@ class FileLeaseProcessFailoverTest {
       scenario.close();
     }
     http.close();
-  }
-
-  /** One replica: its child, its health port and its holder id. */
-  private record Replica(ChildJvm child, int port, String holder) {
-    String log() {
-      return holder + " stdout:\n" + child.stdout() + "\n" + holder + " stderr:\n" + child.stderr();
-    }
   }
 
   @Test
@@ -122,41 +106,38 @@ class FileLeaseProcessFailoverTest {
             "    batch:\n      max_entries: "
                 + BATCH
                 + "\n    egress:\n      max_lines_per_second: 800\n");
-    Path leaseFile = scenario.dir().resolve("leader.lease");
-    int portA = freePort();
-    int portB = freePort();
-    while (portB == portA) {
-      portB = freePort();
-    }
-    first = start(base, leaseFile, "replica-a", portA);
-    second = start(base, leaseFile, "replica-b", portB);
-    Replica a = new Replica(first, portA, "replica-a");
-    Replica b = new Replica(second, portB, "replica-b");
+    FileLeaseReplica.Lease lease =
+        new FileLeaseReplica.Lease(scenario.dir().resolve("leader.lease"), TTL, RENEW);
+    Path leaseFile = lease.file();
+    first = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-a", c -> c, http);
+    second = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-b", c -> c, http);
+    FileLeaseReplica a = first;
+    FileLeaseReplica b = second;
 
     await("exactly one replica ready, the other standby")
         .atMost(Duration.ofSeconds(45))
         .pollInterval(POLL)
-        .failFast("a child exited", () -> !first.process().isAlive() || !second.process().isAlive())
+        .failFast("a child exited", () -> !first.alive() || !second.alive())
         .until(
             () -> {
-              List<String> both = List.of(readyz(a), readyz(b));
+              List<String> both = List.of(a.readyz(), b.readyz());
               assertThat(Collections.frequency(both, "200 ready"))
                   .as("ready replicas")
                   .isLessThan(2);
               return new HashSet<>(both).equals(Set.of("200 ready", "503 standby"));
             });
-    Replica leader = readyz(a).equals("200 ready") ? a : b;
-    Replica follower = leader == a ? b : a;
+    FileLeaseReplica leader = a.readyz().equals("200 ready") ? a : b;
+    FileLeaseReplica follower = leader == a ? b : a;
     JsonNode heldLease = JSON.readTree(leaseFile.toFile());
     assertThat(heldLease.path("holder").asText()).isEqualTo(leader.holder());
 
     await("the leader delivers and commits part of the backlog; the follower stays standby")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(POLL)
-        .failFast("a child exited", () -> !first.process().isAlive() || !second.process().isAlive())
+        .failFast("a child exited", () -> !first.alive() || !second.alive())
         .until(
             () -> {
-              assertThat(readyz(follower)).as(follower.log()).isEqualTo("503 standby");
+              assertThat(follower.readyz()).as(follower.log()).isEqualTo("503 standby");
               return scenario.receiver().totalEntries() >= ROWS / 4
                   && scenario.checkpoints().containsKey(CHECKPOINT_KEY);
             });
@@ -168,8 +149,8 @@ class FileLeaseProcessFailoverTest {
     await("the follower leads within ttl + renew_interval + one poll (+ term-build slack)")
         .atMost(FAILOVER_LIMIT)
         .pollInterval(POLL)
-        .failFast("the follower exited", () -> !follower.child().process().isAlive())
-        .until(() -> readyz(follower).equals("200 ready"));
+        .failFast("the follower exited", () -> !follower.alive())
+        .until(() -> follower.readyz().equals("200 ready"));
     Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
     JsonNode newLease = JSON.readTree(leaseFile.toFile());
     assertThat(newLease.path("holder").asText()).isEqualTo(follower.holder());
@@ -179,75 +160,18 @@ class FileLeaseProcessFailoverTest {
     await("the new leader delivers and commits the rest of the backlog")
         .atMost(Duration.ofSeconds(40))
         .pollInterval(POLL)
-        .failFast("the follower exited", () -> !follower.child().process().isAlive())
+        .failFast("the follower exited", () -> !follower.alive())
         .until(
             () ->
                 scenario.receiver().totalEntries() >= ROWS
                     && scenario.checkpoints().getOrDefault(CHECKPOINT_KEY, "").contains(lastId));
 
-    Map<String, Integer> stored = storedPerId(scenario.receiver().entries());
+    Map<String, Integer> stored = FileLeaseReplica.storedPerId(scenario.receiver().entries());
     assertThat(stored.keySet()).as(follower.log()).isEqualTo(ids);
     assertThat(stored.values()).as("no row stored twice under different content").containsOnly(1);
     // re-sent rows are identical and collapse in the receiver: the uncommitted tail of one lane
     assertThat(scenario.receiver().duplicatesDropped())
         .as("re-sent rows (failover took %s)", failover)
         .isLessThanOrEqualTo(BATCH);
-  }
-
-  private ChildJvm start(Path base, Path leaseFile, String holder, int port) throws IOException {
-    Path cfg =
-        ConfigText.read(base)
-            .replace("health_addr: \"127.0.0.1:0\"", "health_addr: \"127.0.0.1:" + port + "\"")
-            .insertAfter("state:", "  store: file\n")
-            .replace(
-                "service:\n",
-                "coordinate:\n"
-                    + "  type: file_lease\n"
-                    + "  file_lease:\n"
-                    + "    path: \""
-                    + leaseFile
-                    + "\"\n"
-                    + "    ttl: "
-                    + TTL.toSeconds()
-                    + "s\n"
-                    + "    renew_interval: "
-                    + RENEW.toSeconds()
-                    + "s\n"
-                    + "    holder_id: "
-                    + holder
-                    + "\n"
-                    + "service:\n")
-            .writeTo(scenario.dir().resolve(holder + ".yaml"));
-    return ChildJvm.start(scenario.dir(), List.of("-Xmx256m"), "run", "--config", cfg.toString());
-  }
-
-  /** {@code "<status> <body>"} of {@code GET /readyz}, or {@code "down"} while nothing answers. */
-  private String readyz(Replica r) throws InterruptedException {
-    HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.port() + "/readyz"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    try {
-      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
-      return resp.statusCode() + " " + resp.body().strip();
-    } catch (IOException e) {
-      return "down";
-    }
-  }
-
-  /** Stored entries per record {@code Id} (the line is the record's canonical JSON). */
-  private static Map<String, Integer> storedPerId(List<ReceivedEntry> entries) throws IOException {
-    Map<String, Integer> out = new HashMap<>();
-    for (ReceivedEntry e : entries) {
-      out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
-    }
-    return out;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
   }
 }
