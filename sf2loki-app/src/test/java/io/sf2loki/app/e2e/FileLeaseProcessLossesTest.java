@@ -78,9 +78,9 @@ class FileLeaseProcessLossesTest {
   private static final Duration POLL = Duration.ofMillis(50);
   private static final int LOSSES = 20;
   private static final int FREEZES = 2;
-  private static final int ROWS = 16000;
+  private static final int ROWS = 10000;
   private static final int BATCH = 100;
-  private static final int LINES_PER_SECOND = 400;
+  private static final int LINES_PER_SECOND = 200;
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern EPOCH = Pattern.compile("\\bepoch=(\\d+)");
 
