@@ -45,4 +45,27 @@ public record Fencing(Runnable leadershipCheck, LongSupplier epoch) {
     }
     next.put(CheckpointDocument.FENCE_EPOCH_KEY, Long.toString(mine));
   }
+
+  /**
+   * HA-26 claim check: a term may claim its epoch only while the store carries a smaller one. An
+   * equal stored epoch was claimed by another replica that computed the same HA-8 epoch (a lost
+   * HA-10 race its verify read did not see); two terms must never share one epoch.
+   *
+   * @param stored the store's {@code __fence_epoch__} read fresh (0 when absent)
+   * @param where the document's place for the error
+   * @throws StateFenceException when {@code stored} ≥ this term's epoch
+   */
+  public void requireUnclaimed(long stored, String where) {
+    long mine = epoch.getAsLong();
+    if (stored >= mine) {
+      throw new StateFenceException(
+          "state "
+              + where
+              + " already carries epoch "
+              + stored
+              + " ≥ this term's epoch "
+              + mine
+              + "; another replica claimed it");
+    }
+  }
 }

@@ -5,12 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sf2loki.app.e2e.support.ChildJvm;
-import io.sf2loki.app.e2e.support.ConfigText;
-import io.sf2loki.app.e2e.support.HealthProbe;
+import io.sf2loki.app.e2e.support.FileLeaseReplica;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
 import io.sf2loki.sim.org.SimObjectRecord;
-import java.io.IOException;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,10 +53,11 @@ class FileLeaseProcessFailoverTest {
   private static final Duration FAILOVER_LIMIT =
       TTL.plus(RENEW).plus(Duration.ofSeconds(1)).plus(POLL).plus(Duration.ofSeconds(6));
 
-  private final HealthProbe health = new HealthProbe();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
   private SalesforceScenario scenario;
-  private ChildJvm first;
-  private ChildJvm second;
+  private FileLeaseReplica first;
+  private FileLeaseReplica second;
 
   @AfterEach
   void killChildren() throws InterruptedException {
@@ -71,14 +70,7 @@ class FileLeaseProcessFailoverTest {
     if (scenario != null) {
       scenario.close();
     }
-    health.close();
-  }
-
-  /** One replica: its child, its health port and its holder id. */
-  private record Replica(ChildJvm child, int port, String holder) {
-    String log() {
-      return holder + " stdout:\n" + child.stdout() + "\n" + holder + " stderr:\n" + child.stderr();
-    }
+    http.close();
   }
 
   @Test
@@ -114,41 +106,38 @@ class FileLeaseProcessFailoverTest {
             "    batch:\n      max_entries: "
                 + BATCH
                 + "\n    egress:\n      max_lines_per_second: 800\n");
-    Path leaseFile = scenario.dir().resolve("leader.lease");
-    int portA = HealthProbe.freePort();
-    int portB = HealthProbe.freePort();
-    while (portB == portA) {
-      portB = HealthProbe.freePort();
-    }
-    first = start(base, leaseFile, "replica-a", portA);
-    second = start(base, leaseFile, "replica-b", portB);
-    Replica a = new Replica(first, portA, "replica-a");
-    Replica b = new Replica(second, portB, "replica-b");
+    FileLeaseReplica.Lease lease =
+        new FileLeaseReplica.Lease(scenario.dir().resolve("leader.lease"), TTL, RENEW);
+    Path leaseFile = lease.file();
+    first = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-a", c -> c, http);
+    second = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-b", c -> c, http);
+    FileLeaseReplica a = first;
+    FileLeaseReplica b = second;
 
     await("exactly one replica ready, the other standby")
         .atMost(Duration.ofSeconds(45))
         .pollInterval(POLL)
-        .failFast("a child exited", () -> !first.process().isAlive() || !second.process().isAlive())
+        .failFast("a child exited", () -> !first.alive() || !second.alive())
         .until(
             () -> {
-              List<String> both = List.of(readyz(a), readyz(b));
+              List<String> both = List.of(a.readyz(), b.readyz());
               assertThat(Collections.frequency(both, "200 ready"))
                   .as("ready replicas")
                   .isLessThan(2);
               return new HashSet<>(both).equals(Set.of("200 ready", "503 standby"));
             });
-    Replica leader = readyz(a).equals("200 ready") ? a : b;
-    Replica follower = leader == a ? b : a;
+    FileLeaseReplica leader = a.readyz().equals("200 ready") ? a : b;
+    FileLeaseReplica follower = leader == a ? b : a;
     JsonNode heldLease = JSON.readTree(leaseFile.toFile());
     assertThat(heldLease.path("holder").asText()).isEqualTo(leader.holder());
 
     await("the leader delivers and commits part of the backlog; the follower stays standby")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(POLL)
-        .failFast("a child exited", () -> !first.process().isAlive() || !second.process().isAlive())
+        .failFast("a child exited", () -> !first.alive() || !second.alive())
         .until(
             () -> {
-              assertThat(readyz(follower)).as(follower.log()).isEqualTo("503 standby");
+              assertThat(follower.readyz()).as(follower.log()).isEqualTo("503 standby");
               return scenario.receiver().totalEntries() >= ROWS / 4
                   && scenario.checkpoints().containsKey(CHECKPOINT_KEY);
             });
@@ -160,8 +149,8 @@ class FileLeaseProcessFailoverTest {
     await("the follower leads within ttl + renew_interval + one poll (+ term-build slack)")
         .atMost(FAILOVER_LIMIT)
         .pollInterval(POLL)
-        .failFast("the follower exited", () -> !follower.child().process().isAlive())
-        .until(() -> readyz(follower).equals("200 ready"));
+        .failFast("the follower exited", () -> !follower.alive())
+        .until(() -> follower.readyz().equals("200 ready"));
     Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
     JsonNode newLease = JSON.readTree(leaseFile.toFile());
     assertThat(newLease.path("holder").asText()).isEqualTo(follower.holder());
@@ -171,49 +160,18 @@ class FileLeaseProcessFailoverTest {
     await("the new leader delivers and commits the rest of the backlog")
         .atMost(Duration.ofSeconds(40))
         .pollInterval(POLL)
-        .failFast("the follower exited", () -> !follower.child().process().isAlive())
+        .failFast("the follower exited", () -> !follower.alive())
         .until(
             () ->
                 scenario.receiver().totalEntries() >= ROWS
                     && scenario.checkpoints().getOrDefault(CHECKPOINT_KEY, "").contains(lastId));
 
-    Map<String, Integer> stored = scenario.receivedPerId();
+    Map<String, Integer> stored = FileLeaseReplica.storedPerId(scenario.receiver().entries());
     assertThat(stored.keySet()).as(follower.log()).isEqualTo(ids);
     assertThat(stored.values()).as("no row stored twice under different content").containsOnly(1);
     // re-sent rows are identical and collapse in the receiver: the uncommitted tail of one lane
     assertThat(scenario.receiver().duplicatesDropped())
         .as("re-sent rows (failover took %s)", failover)
         .isLessThanOrEqualTo(BATCH);
-  }
-
-  private ChildJvm start(Path base, Path leaseFile, String holder, int port) throws IOException {
-    Path cfg =
-        ConfigText.read(base)
-            .replace("health_addr: \"127.0.0.1:0\"", "health_addr: \"127.0.0.1:" + port + "\"")
-            .insertAfter("state:", "  store: file\n")
-            .replace(
-                "service:\n",
-                "coordinate:\n"
-                    + "  type: file_lease\n"
-                    + "  file_lease:\n"
-                    + "    path: \""
-                    + leaseFile
-                    + "\"\n"
-                    + "    ttl: "
-                    + TTL.toSeconds()
-                    + "s\n"
-                    + "    renew_interval: "
-                    + RENEW.toSeconds()
-                    + "s\n"
-                    + "    holder_id: "
-                    + holder
-                    + "\n"
-                    + "service:\n")
-            .writeTo(scenario.dir().resolve(holder + ".yaml"));
-    return ChildJvm.start(scenario.dir(), List.of("-Xmx256m"), "run", "--config", cfg.toString());
-  }
-
-  private String readyz(Replica r) throws InterruptedException {
-    return health.readyz(r.port());
   }
 }

@@ -283,13 +283,21 @@ public final class FileCheckpointStore implements CheckpointStore {
    * only when it changes), vetoed as any commit by STATE-7.
    *
    * @throws IllegalStateException when no fencing is installed
-   * @throws io.sf2loki.core.spi.StateFenceException when the file carries a greater epoch
+   * @throws io.sf2loki.core.spi.StateFenceException when the file already carries this epoch or a
+   *     greater one (another replica claimed it; the term lock makes read and write one step)
    */
   public void claimEpoch() {
-    if (fencing == null) {
+    Fencing f = fencing;
+    if (f == null) {
       throw new IllegalStateException("claimEpoch needs a lease coordinator's fencing");
     }
-    commitMany(Map.of(), Set.of());
+    mutex.lock();
+    try {
+      f.requireUnclaimed(freshFenceEpoch(), "file " + path);
+      commitMany(Map.of(), Set.of());
+    } finally {
+      mutex.unlock();
+    }
   }
 
   @Override

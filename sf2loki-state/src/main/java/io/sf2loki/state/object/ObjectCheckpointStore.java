@@ -164,16 +164,18 @@ public final class ObjectCheckpointStore implements CheckpointStore {
    * __fence_epoch__} (conditional on the version just read; a write only when it changes).
    *
    * @throws IllegalStateException when no fencing is installed
-   * @throws io.sf2loki.core.spi.StateFenceException when the object carries a greater epoch
+   * @throws io.sf2loki.core.spi.StateFenceException when the object already carries this epoch or a
+   *     greater one (another replica claimed it)
    * @throws StateConflictException when the object changed between the read and the write (412)
    */
   public void claimEpoch() {
-    if (fencing == null) {
+    Fencing f = fencing;
+    if (f == null) {
       throw new IllegalStateException("claimEpoch needs a lease coordinator's fencing");
     }
     mutex.lock();
     try {
-      freshFenceEpoch();
+      f.requireUnclaimed(freshFenceEpoch(), "object " + backend.describe());
       commitMany(Map.of(), Set.of());
     } finally {
       mutex.unlock();

@@ -98,6 +98,50 @@ class EpochClaimTest {
     storeB.close();
   }
 
+  @Test
+  @DisplayName(
+      "HA-26 (corrected): file store — a second replica claiming the epoch already claimed (both"
+          + " computed it after a lost HA-10 race) is fenced; the store keeps the first claim")
+  void ha26_fileStoreRefusesAnEpochAlreadyClaimed(@TempDir Path dir) throws Exception {
+    Path state = dir.resolve("state.json");
+    FileCheckpointStore first = new FileCheckpointStore(state, FileCheckpointStore.LockMode.TERM);
+    first.fencing(new io.sf2loki.state.Fencing(() -> {}, () -> 1));
+    assertThat(first.lockAwait(Duration.ZERO, Duration.ZERO, stop, ft.ticker(), ft.sleeper()))
+        .isTrue();
+    first.claimEpoch();
+    first.unlock();
+    FileCheckpointStore second = new FileCheckpointStore(state, FileCheckpointStore.LockMode.TERM);
+    second.fencing(new io.sf2loki.state.Fencing(() -> {}, () -> 1));
+    assertThat(second.lockAwait(Duration.ZERO, Duration.ZERO, stop, ft.ticker(), ft.sleeper()))
+        .isTrue();
+
+    assertThatThrownBy(second::claimEpoch)
+        .isInstanceOf(io.sf2loki.core.spi.StateFenceException.class)
+        .hasMessageContaining("epoch 1");
+    assertThat(second.freshFenceEpoch()).isEqualTo(1);
+    first.close();
+    second.close();
+  }
+
+  @Test
+  @DisplayName(
+      "HA-26 (corrected): object store — a second claim of an epoch already claimed is fenced")
+  void ha26_objectStoreRefusesAnEpochAlreadyClaimed() {
+    MemoryBackend backend = new MemoryBackend();
+    ObjectCheckpointStore first =
+        new ObjectCheckpointStore(backend, StoreRetry.standard(ft.sleeper(), stop));
+    first.fencing(new io.sf2loki.state.Fencing(() -> {}, () -> 3));
+    first.claimEpoch();
+    ObjectCheckpointStore second =
+        new ObjectCheckpointStore(backend, StoreRetry.standard(ft.sleeper(), stop));
+    second.fencing(new io.sf2loki.state.Fencing(() -> {}, () -> 3));
+
+    assertThatThrownBy(second::claimEpoch)
+        .isInstanceOf(io.sf2loki.core.spi.StateFenceException.class)
+        .hasMessageContaining("epoch 3");
+    assertThat(backend.version).isEqualTo(1);
+  }
+
   /** An object back end with S3's conditional-write semantics (If-Match / If-None-Match: *). */
   static final class MemoryBackend implements ObjectBackend {
     byte[] body;

@@ -149,6 +149,7 @@ final class MemoryLeaseStorage implements LeaseStorage {
       if (fenceEpoch > 0) {
         current.put("__fence_epoch__", Long.toString(fenceEpoch));
       }
+      fencing.requireUnclaimed(fenceEpoch, "memory");
       java.util.Map<String, String> next = new java.util.HashMap<>(current);
       fencing.stamp(current, next, "memory");
       fenceEpoch = Long.parseLong(next.get("__fence_epoch__"));

@@ -93,6 +93,11 @@ public final class ChildJvm implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** The files the child's stdout and stderr go to. */
+  public List<Path> outputFiles() {
+    return List.of(stdout, stderr);
+  }
+
   /** Everything the child wrote to stdout so far. */
   public String stdout() {
     return read(stdout);

@@ -1,0 +1,173 @@
+package io.sf2loki.app.e2e.support;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.sim.loki.ReceivedEntry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * One {@code sf2loki run} child JVM coordinated by {@code file_lease} (HA-9…HA-11) on a shared
+ * lease file and a shared file checkpoint store, with its own health port: the replica of the
+ * process-level failover tests. Its configuration is the {@link SalesforceScenario} one plus the
+ * {@code coordinate} block, {@code state.store: file} and the health port.
+ */
+public final class FileLeaseReplica implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<Integer> USED_PORTS = new HashSet<>();
+
+  private final ChildJvm child;
+  private final int port;
+  private final String holder;
+  private final HttpClient http;
+
+  private FileLeaseReplica(ChildJvm child, int port, String holder, HttpClient http) {
+    this.child = child;
+    this.port = port;
+    this.holder = holder;
+    this.http = http;
+  }
+
+  /** The lease timing of both replicas; {@code 2 × renew < ttl} (CFG-21). */
+  public record Lease(Path file, Duration ttl, Duration renew) {}
+
+  /**
+   * Starts a replica.
+   *
+   * @param base the scenario's configuration ({@link SalesforceScenario#writeConfig})
+   * @param workDir where the replica's configuration and output files go
+   * @param lease the shared lease file and its timing (whole seconds)
+   * @param holder the {@code holder_id}, also the configuration's file name
+   * @param edit further edits of the configuration text (identity for none)
+   * @param http the client {@link #readyz()} uses (owned by the caller)
+   */
+  public static FileLeaseReplica start(
+      Path base,
+      Path workDir,
+      Lease lease,
+      String holder,
+      UnaryOperator<ConfigText> edit,
+      HttpClient http)
+      throws IOException {
+    int port = freePort();
+    ConfigText text =
+        ConfigText.read(base)
+            .replace("health_addr: \"127.0.0.1:0\"", "health_addr: \"127.0.0.1:" + port + "\"")
+            .insertAfter("state:", "  store: file\n")
+            .replace(
+                "service:\n",
+                "coordinate:\n"
+                    + "  type: file_lease\n"
+                    + "  file_lease:\n"
+                    + "    path: \""
+                    + lease.file()
+                    + "\"\n"
+                    + "    ttl: "
+                    + lease.ttl().toSeconds()
+                    + "s\n"
+                    + "    renew_interval: "
+                    + lease.renew().toSeconds()
+                    + "s\n"
+                    + "    holder_id: "
+                    + holder
+                    + "\n"
+                    + "service:\n");
+    Path cfg = edit.apply(text).writeTo(workDir.resolve(holder + ".yaml"));
+    ChildJvm child =
+        ChildJvm.start(workDir, List.of("-Xmx256m"), "run", "--config", cfg.toString());
+    return new FileLeaseReplica(child, port, holder, http);
+  }
+
+  public ChildJvm child() {
+    return child;
+  }
+
+  public String holder() {
+    return holder;
+  }
+
+  /** Whether the child process is running. */
+  public boolean alive() {
+    return child.process().isAlive();
+  }
+
+  /** {@code "<status> <body>"} of {@code GET /readyz}, or {@code "down"} while nothing answers. */
+  public String readyz() throws InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
+    try {
+      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+      return resp.statusCode() + " " + resp.body().strip();
+    } catch (IOException e) {
+      return "down";
+    }
+  }
+
+  /** Sends {@code kill -<signal>} (e.g. {@code STOP}, {@code CONT}) to the child process. */
+  public void signal(String signal) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, Long.toString(child.process().pid()))
+            .redirectErrorStream(true)
+            .start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IOException(
+          "kill -" + signal + " " + child.process().pid() + " failed: " + kill.exitValue());
+    }
+  }
+
+  /** The child's output so far, labelled (for assertion messages). */
+  public String log() {
+    return holder + " stdout:\n" + child.stdout() + "\n" + holder + " stderr:\n" + child.stderr();
+  }
+
+  /** Stored entries per record {@code Id} (the line is the record's canonical JSON). */
+  public static Map<String, Integer> storedPerId(List<ReceivedEntry> entries) throws IOException {
+    Map<String, Integer> out = new HashMap<>();
+    for (ReceivedEntry e : entries) {
+      out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
+    }
+    return out;
+  }
+
+  /** Kills the child if it is still running (a stopped child is continued first). */
+  @Override
+  public void close() throws InterruptedException {
+    if (child.process().isAlive()) {
+      try {
+        signal("CONT");
+      } catch (IOException e) {
+        // it is killed below either way
+      }
+    }
+    child.close();
+  }
+
+  /** A free loopback port not handed to another replica of this JVM. */
+  private static int freePort() throws IOException {
+    while (true) {
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        socket.setReuseAddress(true);
+        synchronized (USED_PORTS) {
+          if (USED_PORTS.add(socket.getLocalPort())) {
+            return socket.getLocalPort();
+          }
+        }
+      }
+    }
+  }
+}
