@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.app.e2e.support.FileLeaseReplica;
+import io.sf2loki.app.e2e.support.HealthProbe;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
 import io.sf2loki.sim.org.SimObjectRecord;
-import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,8 +53,7 @@ class FileLeaseProcessFailoverTest {
   private static final Duration FAILOVER_LIMIT =
       TTL.plus(RENEW).plus(Duration.ofSeconds(1)).plus(POLL).plus(Duration.ofSeconds(6));
 
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+  private final HealthProbe health = new HealthProbe();
   private SalesforceScenario scenario;
   private FileLeaseReplica first;
   private FileLeaseReplica second;
@@ -70,7 +69,7 @@ class FileLeaseProcessFailoverTest {
     if (scenario != null) {
       scenario.close();
     }
-    http.close();
+    health.close();
   }
 
   @Test
@@ -109,8 +108,8 @@ class FileLeaseProcessFailoverTest {
     FileLeaseReplica.Lease lease =
         new FileLeaseReplica.Lease(scenario.dir().resolve("leader.lease"), TTL, RENEW);
     Path leaseFile = lease.file();
-    first = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-a", c -> c, http);
-    second = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-b", c -> c, http);
+    first = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-a", c -> c, health);
+    second = FileLeaseReplica.start(base, scenario.dir(), lease, "replica-b", c -> c, health);
     FileLeaseReplica a = first;
     FileLeaseReplica b = second;
 
@@ -166,7 +165,7 @@ class FileLeaseProcessFailoverTest {
                 scenario.receiver().totalEntries() >= ROWS
                     && scenario.checkpoints().getOrDefault(CHECKPOINT_KEY, "").contains(lastId));
 
-    Map<String, Integer> stored = FileLeaseReplica.storedPerId(scenario.receiver().entries());
+    Map<String, Integer> stored = SalesforceScenario.perId(scenario.receiver().entries());
     assertThat(stored.keySet()).as(follower.log()).isEqualTo(ids);
     assertThat(stored.values()).as("no row stored twice under different content").containsOnly(1);
     // re-sent rows are identical and collapse in the receiver: the uncommitted tail of one lane

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.app.e2e.support.FileLeaseReplica;
+import io.sf2loki.app.e2e.support.HealthProbe;
 import io.sf2loki.app.e2e.support.PushEpochs;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
 import io.sf2loki.app.e2e.support.StateSampler;
@@ -14,7 +15,6 @@ import io.sf2loki.sim.loki.LokiReceiver;
 import io.sf2loki.sim.loki.RecordedRequest;
 import io.sf2loki.sim.org.SimObjectRecord;
 import java.io.IOException;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -105,8 +105,7 @@ class FileLeaseProcessLossesTest {
   /** New epoch → the new term commits progress: term build, a query, one batch — with slack. */
   private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(15);
 
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+  private final HealthProbe health = new HealthProbe();
   private final long seed = Long.getLong("losses.seed", System.nanoTime());
   private final Random random = new Random(seed);
   private final List<String> timeline = new ArrayList<>();
@@ -129,7 +128,7 @@ class FileLeaseProcessLossesTest {
         }
       }
     }
-    http.close();
+    health.close();
   }
 
   /** One forced loss: what was done, the store epochs before and after, the new holder. */
@@ -214,7 +213,7 @@ class FileLeaseProcessLossesTest {
             lease,
             "replica-a",
             c -> c.replace("log_level: warning", "log_level: info").replace("service:\n", grace),
-            http);
+            health);
     b =
         FileLeaseReplica.start(
             base,
@@ -225,7 +224,7 @@ class FileLeaseProcessLossesTest {
                 c.replace("log_level: warning", "log_level: info")
                     .replace("service:\n", grace)
                     .replace(scenario.receiver().pushUrl(), receiverB.pushUrl()),
-            http);
+            health);
     sampler = StateSampler.start(scenario.dir().resolve("state/state.json"), leaseFile, SAMPLE);
     return rows;
   }
@@ -428,7 +427,7 @@ class FileLeaseProcessLossesTest {
   }
 
   private static Map<String, Integer> storedPerId(LokiReceiver r) throws IOException {
-    return FileLeaseReplica.storedPerId(r.entries());
+    return SalesforceScenario.perId(r.entries());
   }
 
   private static Duration since(long nanos) {

@@ -1,21 +1,9 @@
 package io.sf2loki.app.e2e.support;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sf2loki.sim.loki.ReceivedEntry;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -26,19 +14,16 @@ import java.util.function.UnaryOperator;
  * {@code coordinate} block, {@code state.store: file} and the health port.
  */
 public final class FileLeaseReplica implements AutoCloseable {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Set<Integer> USED_PORTS = new HashSet<>();
-
   private final ChildJvm child;
   private final int port;
   private final String holder;
-  private final HttpClient http;
+  private final HealthProbe health;
 
-  private FileLeaseReplica(ChildJvm child, int port, String holder, HttpClient http) {
+  private FileLeaseReplica(ChildJvm child, int port, String holder, HealthProbe health) {
     this.child = child;
     this.port = port;
     this.holder = holder;
-    this.http = http;
+    this.health = health;
   }
 
   /** The lease timing of both replicas; {@code 2 × renew < ttl} (CFG-21). */
@@ -52,7 +37,7 @@ public final class FileLeaseReplica implements AutoCloseable {
    * @param lease the shared lease file and its timing (whole seconds)
    * @param holder the {@code holder_id}, also the configuration's file name
    * @param edit further edits of the configuration text (identity for none)
-   * @param http the client {@link #readyz()} uses (owned by the caller)
+   * @param health the probe {@link #readyz()} uses (owned by the caller)
    */
   public static FileLeaseReplica start(
       Path base,
@@ -60,9 +45,9 @@ public final class FileLeaseReplica implements AutoCloseable {
       Lease lease,
       String holder,
       UnaryOperator<ConfigText> edit,
-      HttpClient http)
+      HealthProbe health)
       throws IOException {
-    int port = freePort();
+    int port = HealthProbe.freePort();
     ConfigText text =
         ConfigText.read(base)
             .replace("health_addr: \"127.0.0.1:0\"", "health_addr: \"127.0.0.1:" + port + "\"")
@@ -88,7 +73,7 @@ public final class FileLeaseReplica implements AutoCloseable {
     Path cfg = edit.apply(text).writeTo(workDir.resolve(holder + ".yaml"));
     ChildJvm child =
         ChildJvm.start(workDir, List.of("-Xmx256m"), "run", "--config", cfg.toString());
-    return new FileLeaseReplica(child, port, holder, http);
+    return new FileLeaseReplica(child, port, holder, health);
   }
 
   public ChildJvm child() {
@@ -106,16 +91,7 @@ public final class FileLeaseReplica implements AutoCloseable {
 
   /** {@code "<status> <body>"} of {@code GET /readyz}, or {@code "down"} while nothing answers. */
   public String readyz() throws InterruptedException {
-    HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    try {
-      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
-      return resp.statusCode() + " " + resp.body().strip();
-    } catch (IOException e) {
-      return "down";
-    }
+    return health.readyz(port);
   }
 
   /** Sends {@code kill -<signal>} (e.g. {@code STOP}, {@code CONT}) to the child process. */
@@ -135,15 +111,6 @@ public final class FileLeaseReplica implements AutoCloseable {
     return holder + " stdout:\n" + child.stdout() + "\n" + holder + " stderr:\n" + child.stderr();
   }
 
-  /** Stored entries per record {@code Id} (the line is the record's canonical JSON). */
-  public static Map<String, Integer> storedPerId(List<ReceivedEntry> entries) throws IOException {
-    Map<String, Integer> out = new HashMap<>();
-    for (ReceivedEntry e : entries) {
-      out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
-    }
-    return out;
-  }
-
   /** Kills the child if it is still running (a stopped child is continued first). */
   @Override
   public void close() throws InterruptedException {
@@ -155,19 +122,5 @@ public final class FileLeaseReplica implements AutoCloseable {
       }
     }
     child.close();
-  }
-
-  /** A free loopback port not handed to another replica of this JVM. */
-  private static int freePort() throws IOException {
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        socket.setReuseAddress(true);
-        synchronized (USED_PORTS) {
-          if (USED_PORTS.add(socket.getLocalPort())) {
-            return socket.getLocalPort();
-          }
-        }
-      }
-    }
   }
 }

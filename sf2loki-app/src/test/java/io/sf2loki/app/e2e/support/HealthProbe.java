@@ -8,6 +8,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Reads a child daemon's health server (OBS-7, OBS-8, FEAT-15) on a loopback port the test chose
@@ -17,6 +19,8 @@ import java.time.Duration;
 public final class HealthProbe implements AutoCloseable {
   /** The answer while nothing listens on the port (not bound yet, or the child is gone). */
   public static final String DOWN = "down";
+
+  private static final Set<Integer> USED_PORTS = new HashSet<>();
 
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -67,11 +71,20 @@ public final class HealthProbe implements AutoCloseable {
     return sum;
   }
 
-  /** A loopback port free right now, for a child's {@code service.health_addr}. */
+  /**
+   * A loopback port free right now and not handed out before in this JVM, for a child's {@code
+   * service.health_addr} (two replicas started together never get the same one).
+   */
   public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
+    while (true) {
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        socket.setReuseAddress(true);
+        synchronized (USED_PORTS) {
+          if (USED_PORTS.add(socket.getLocalPort())) {
+            return socket.getLocalPort();
+          }
+        }
+      }
     }
   }
 

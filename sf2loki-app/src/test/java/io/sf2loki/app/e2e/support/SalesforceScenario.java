@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -121,8 +122,13 @@ public final class SalesforceScenario implements AutoCloseable {
    * SOQL-object sources ship it).
    */
   public Map<String, Integer> receivedPerId() {
+    return perId(receiver.entries());
+  }
+
+  /** Stored entries per record {@code Id} (the line is the record's canonical JSON). */
+  public static Map<String, Integer> perId(List<ReceivedEntry> entries) {
     Map<String, Integer> out = new HashMap<>();
-    for (ReceivedEntry e : receiver.entries()) {
+    for (ReceivedEntry e : entries) {
       try {
         out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
       } catch (IOException ex) {
