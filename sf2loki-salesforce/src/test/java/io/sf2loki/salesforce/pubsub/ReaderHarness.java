@@ -66,6 +66,7 @@ final class ReaderHarness implements AutoCloseable {
   PubSubReaderSettings settings =
       PubSubReaderSettings.defaults(List.of("event_uuid", "replay_id", "schema_id"))
           .withInboxPoll(Duration.ofMillis(2));
+  io.sf2loki.core.status.PollReporter reporter = io.sf2loki.core.status.PollReporter.NONE;
   private Thread thread;
   final List<Throwable> crashes = new CopyOnWriteArrayList<>();
 
@@ -142,21 +143,22 @@ final class ReaderHarness implements AutoCloseable {
 
   TopicReader reader() {
     return new TopicReader(
-        TOPIC,
-        bridge,
-        stop,
-        settings,
-        channel,
-        credentials,
-        schemas,
-        store,
-        discarded,
-        commitTimes,
-        undecodable,
-        metrics,
-        time.timeSource(),
-        time.wall(),
-        java.util.random.RandomGenerator.of("L64X128MixRandom"));
+            TOPIC,
+            bridge,
+            stop,
+            settings,
+            channel,
+            credentials,
+            schemas,
+            store,
+            discarded,
+            commitTimes,
+            undecodable,
+            metrics,
+            time.timeSource(),
+            time.wall(),
+            java.util.random.RandomGenerator.of("L64X128MixRandom"))
+        .reportTo(reporter);
   }
 
   /** Starts the reader on its own thread. */
