@@ -19,6 +19,7 @@ import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.status.SourceStatusBoard;
 import io.sf2loki.core.term.ActiveTerm;
 import io.sf2loki.core.term.TermListener;
@@ -350,43 +351,46 @@ public final class Daemon {
               if (elfEnabled) {
                 sources.add(
                     new EventLogFileSource(
-                            elfSettings,
-                            org.rest,
-                            store,
-                            m,
-                            options.time(),
-                            cpu.executor(),
-                            RowTransform.NONE,
-                            ownership.elfOwnedElsewhere(), // SRC-24
-                            gate) // OBS-21
-                        .reportTo(board));
+                        elfSettings,
+                        org.rest,
+                        store,
+                        m,
+                        options.time(),
+                        cpu.executor(),
+                        RowTransform.NONE,
+                        ownership.elfOwnedElsewhere(), // SRC-24
+                        gate)); // OBS-21
               }
               if (objEnabled) { // one source for all objects: shared OBJ-1 schedule, OBJ-12
                 sources.add(
                     new EventLogObjectSource(
-                            objSettings,
-                            org.rest,
-                            store,
-                            m,
-                            options.time(),
-                            cpu.executor(),
-                            RowTransform.NONE,
-                            java.util.random.RandomGenerator.of("L64X128MixRandom"),
-                            gate) // OBS-21
-                        .reportTo(board));
+                        objSettings,
+                        org.rest,
+                        store,
+                        m,
+                        options.time(),
+                        cpu.executor(),
+                        RowTransform.NONE,
+                        java.util.random.RandomGenerator.of("L64X128MixRandom"),
+                        gate)); // OBS-21
               }
               if (apexEnabled) {
                 sources.add(
                     new ApexLogSource(
-                            apexSettings,
-                            ToolingApi.over(org.rest),
-                            store,
-                            m,
-                            options.time(),
-                            MetadataTransform.NONE,
-                            gate) // OBS-21
-                        .reportTo(board));
+                        apexSettings,
+                        ToolingApi.over(org.rest),
+                        store,
+                        m,
+                        options.time(),
+                        MetadataTransform.NONE,
+                        gate)); // OBS-21
               }
+              sources.forEach( // FEAT-3, OBS-35: poll results to /statusz
+                  s -> {
+                    if (s instanceof ReportsPolls r) {
+                      r.reportTo(board);
+                    }
+                  });
               EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
               EgressGovernor governor =
                   new EgressGovernor(

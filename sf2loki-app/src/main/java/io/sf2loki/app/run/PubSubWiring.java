@@ -90,18 +90,18 @@ final class PubSubWiring implements AutoCloseable {
   Source newSource(CheckpointStore store, OrgOwnership ownership, PollReporter reporter) {
     TopicReaders readers =
         new TopicReaders(
-                readerSettings,
-                channels.channel(""),
-                credentials,
-                schemas,
-                store,
-                discarded,
-                commitTimes,
-                undecodable,
-                metrics,
-                time,
-                org.rest::serverNow)
-            .reportTo(reporter);
+            readerSettings,
+            channels.channel(""),
+            credentials,
+            schemas,
+            store,
+            discarded,
+            commitTimes,
+            undecodable,
+            metrics,
+            time,
+            org.rest::serverNow);
+    readers.reportTo(reporter);
     return new PubSubSource(
         sourceSettings, readers, PubSubSource.SObjectLister.over(org.rest), ownership, time);
   }

@@ -10,6 +10,7 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.SoqlException;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * memory of handled Ids (APX-10, at most {@code revisit_max_keys}) live in the instance, so they
  * restart empty with each term.
  */
-public final class ApexLogSource implements Source {
+public final class ApexLogSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(ApexLogSource.class);
 
   /** Source name, {@code source} label and {@code event_type} label (APX-7). */
@@ -217,6 +218,7 @@ public final class ApexLogSource implements Source {
    *
    * @return this
    */
+  @Override
   public ApexLogSource reportTo(PollReporter r) {
     this.reporter = Objects.requireNonNull(r, "reporter");
     return this;

@@ -9,6 +9,7 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.elf.ElfCsvReader.ElfCsvParseException;
@@ -67,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * <p>Not implemented yet: {@code *} discovery (ELF-2; the wildcard entry is ignored, with a WARN at
  * construction) and the discovery-throttle rule of ELF-3.
  */
-public final class EventLogFileSource implements Source {
+public final class EventLogFileSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(EventLogFileSource.class);
 
   /** Rows parsed and shaped per CPU-pool task. */
@@ -281,6 +282,7 @@ public final class EventLogFileSource implements Source {
    *
    * @return this
    */
+  @Override
   public EventLogFileSource reportTo(PollReporter r) {
     this.reporter = Objects.requireNonNull(r, "reporter");
     return this;

@@ -11,6 +11,7 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.elf.RowTransform;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * late-visibility revisit ({@link ObjectRevisit}, OBJ-13…OBJ-17) remembers at most {@code
  * revisit_max_keys} shipped keys per object.
  */
-public final class EventLogObjectSource implements Source {
+public final class EventLogObjectSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(EventLogObjectSource.class);
 
   /** The {@code source} label and metric attribute. */
@@ -280,6 +281,7 @@ public final class EventLogObjectSource implements Source {
    *
    * @return this
    */
+  @Override
   public EventLogObjectSource reportTo(PollReporter r) {
     this.reporter = Objects.requireNonNull(r, "reporter");
     return this;

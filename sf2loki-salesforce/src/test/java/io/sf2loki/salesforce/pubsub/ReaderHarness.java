@@ -143,27 +143,26 @@ final class ReaderHarness implements AutoCloseable {
 
   TopicReader reader() {
     return new TopicReader(
-            TOPIC,
-            bridge,
-            stop,
-            settings,
-            channel,
-            credentials,
-            schemas,
-            store,
-            discarded,
-            commitTimes,
-            undecodable,
-            metrics,
-            time.timeSource(),
-            time.wall(),
-            java.util.random.RandomGenerator.of("L64X128MixRandom"))
-        .reportTo(reporter);
+        TOPIC,
+        bridge,
+        stop,
+        settings,
+        channel,
+        credentials,
+        schemas,
+        store,
+        discarded,
+        commitTimes,
+        undecodable,
+        metrics,
+        time.timeSource(),
+        time.wall(),
+        java.util.random.RandomGenerator.of("L64X128MixRandom"));
   }
 
   /** Starts the reader on its own thread. */
   TopicReader start() {
-    TopicReader r = reader();
+    TopicReader r = reader().reportTo(reporter);
     thread =
         Thread.ofPlatform()
             .name("reader")
