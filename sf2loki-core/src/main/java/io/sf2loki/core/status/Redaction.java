@@ -24,7 +24,7 @@ public final class Redaction {
   private static final Pattern PARAM =
       Pattern.compile(
           "(?i)\\b([a-z_]*(?:token|secret|password|passwd|assertion|signature|api_?key|access_?key))"
-              + "(\\s*[=:]\\s*\"?)[^\\s&,;\"']+");
+              + "(\"?\\s*[=:]\\s*\"?)[^\\s&,;\"']+");
   private static final Pattern SPACE = Pattern.compile("[\\s\\p{Cntrl}]+");
 
   private final List<String> secrets;

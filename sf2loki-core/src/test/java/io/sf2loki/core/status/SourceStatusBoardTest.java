@@ -83,7 +83,7 @@ class SourceStatusBoardTest {
         "SoqlException",
         "bad answer\nfrom https://user:pa55word@host/x?access_token=abc123&x=1\r\n"
             + " Authorization: Bearer eyJhbGciOi.payload.sig client_secret=s3cr3t-value"
-            + " password: hunter22 and s3cr3t-value again");
+            + " password: hunter22 and s3cr3t-value again {\"refresh_token\": \"rt-0042\"}");
     String m = board.get(KEY).lastError().orElseThrow().message();
     assertThat(m)
         .doesNotContain("s3cr3t")
@@ -91,6 +91,7 @@ class SourceStatusBoardTest {
         .doesNotContain("abc123")
         .doesNotContain("eyJhbGciOi")
         .doesNotContain("hunter22")
+        .doesNotContain("rt-0042")
         .doesNotContain("\n")
         .doesNotContain("\r")
         .startsWith("bad answer from https://***@host/x?access_token=***&x=1")
