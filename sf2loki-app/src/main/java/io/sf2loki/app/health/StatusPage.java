@@ -38,31 +38,48 @@ public final class StatusPage {
     }
   }
 
-  /** The HTML page. */
+  /** The HTML page: one table each for the service, the sources, the lanes and the governor. */
   public static String html(StatusSnapshot s) {
-    StringBuilder b = new StringBuilder(2048);
+    StringBuilder b = new StringBuilder(4096);
     b.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>sf2loki status</title>")
+        .append("<style>table{border-collapse:collapse}td,th{border:1px solid #999;")
+        .append("padding:2px 6px;text-align:left}</style>")
         .append("</head><body><h1>sf2loki status</h1><table id=\"service\">");
-    row(b, "th", List.of("version", "role", "epoch", "readiness"));
-    row(b, "td", List.of(s.version(), s.role(), Long.toString(s.epoch()), s.readiness()));
+    row(b, "th", List.of("version", "role", "epoch", "readiness", "time"));
+    row(b, "td", List.of(s.version(), s.role(), Long.toString(s.epoch()), s.readiness(), s.time()));
     b.append("</table><h2>Sources</h2>");
     table(
         b,
         "sources",
-        List.of("source", "position", "age (s)", "last poll", "last error"),
+        List.of(
+            "source",
+            "position",
+            "position time",
+            "age (s)",
+            "age from",
+            "last poll",
+            "error class",
+            "last poll at",
+            "last error",
+            "last error at"),
         s.sources(),
         src ->
             List.of(
                 src.name(),
                 src.position(),
-                Long.toString(src.ageSeconds()),
+                src.positionTime(),
+                src.ageSeconds() < 0 ? "-" : Long.toString(src.ageSeconds()),
+                src.ageBasis(),
                 src.lastPoll(),
-                src.lastError()));
+                src.lastPollClass(),
+                src.lastPollAt(),
+                src.lastError(),
+                src.lastErrorAt()));
     b.append("<h2>Lanes</h2>");
     table(
         b,
         "lanes",
-        List.of("lane", "depth", "bytes", "failing since"),
+        List.of("lane", "depth (entries)", "bytes", "failing since"),
         s.lanes(),
         l ->
             List.of(

@@ -19,6 +19,8 @@ import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.spi.StateCorruptException;
 import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.status.ReportsPolls;
+import io.sf2loki.core.status.SourceStatusBoard;
 import io.sf2loki.core.term.ActiveTerm;
 import io.sf2loki.core.term.TermListener;
 import io.sf2loki.core.term.TermManager;
@@ -79,6 +81,7 @@ public final class Daemon {
   private volatile HealthServer health;
   private volatile Supplier<Optional<String>> apiReserve = Optional::empty;
   private final StatusWiring status; // FEAT-3 /statusz
+  private final SourceStatusBoard board; // FEAT-3, OBS-35: poll results, commit times
 
   /**
    * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
@@ -122,7 +125,9 @@ public final class Daemon {
     this.cfg = cfg;
     this.options = options;
     this.err = err;
-    this.status = new StatusWiring(cfg, Version.get(), readiness, activeTerm);
+    this.board = StatusWiring.newBoard(cfg, options.time().wall());
+    this.status =
+        new StatusWiring(cfg, Version.get(), readiness, activeTerm, board, options.time().wall());
   }
 
   /** The instance's metrics, once {@link #run} built them (tests). */
@@ -341,7 +346,7 @@ public final class Daemon {
               List<Source> sources = new ArrayList<>();
               OrgOwnership ownership = new OrgOwnership(org.org); // SRC-24, one per term
               if (pubsubWiring != null) {
-                sources.add(pubsubWiring.newSource(store, ownership));
+                sources.add(pubsubWiring.newSource(store, ownership, board));
               }
               if (elfEnabled) {
                 sources.add(
@@ -380,6 +385,12 @@ public final class Daemon {
                         MetadataTransform.NONE,
                         gate)); // OBS-21
               }
+              sources.forEach( // FEAT-3, OBS-35: poll results to /statusz
+                  s -> {
+                    if (s instanceof ReportsPolls r) {
+                      r.reportTo(board);
+                    }
+                  });
               EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
               EgressGovernor governor =
                   new EgressGovernor(
@@ -397,12 +408,13 @@ public final class Daemon {
                   m,
                   options.time(),
                   limiter::apply,
-                  pubsubWiring == null
-                      ? gauges
-                      : written -> {
-                        gauges.committed(written);
-                        pubsubWiring.commitTimes().committed(written);
-                      },
+                  written -> {
+                    gauges.committed(written);
+                    board.committed(written); // FEAT-3: commit times (Pub/Sub position age)
+                    if (pubsubWiring != null) {
+                      pubsubWiring.commitTimes().committed(written);
+                    }
+                  },
                   governor);
             },
             activeTerm,

@@ -4,6 +4,7 @@ import io.sf2loki.app.config.PubSubConfig;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.pubsub.DiscardedReplayIds;
 import io.sf2loki.salesforce.pubsub.GrpcSchemaFetcher;
@@ -84,8 +85,9 @@ final class PubSubWiring implements AutoCloseable {
    *
    * @param store the checkpoint store
    * @param ownership the term's SRC-24 registry of this org
+   * @param reporter where each topic's stream results go (FEAT-3)
    */
-  Source newSource(CheckpointStore store, OrgOwnership ownership) {
+  Source newSource(CheckpointStore store, OrgOwnership ownership, PollReporter reporter) {
     TopicReaders readers =
         new TopicReaders(
             readerSettings,
@@ -99,6 +101,7 @@ final class PubSubWiring implements AutoCloseable {
             metrics,
             time,
             org.rest::serverNow);
+    readers.reportTo(reporter);
     return new PubSubSource(
         sourceSettings, readers, PubSubSource.SObjectLister.over(org.rest), ownership, time);
   }

@@ -78,14 +78,27 @@ class ApiReserveEndToEndTest {
     return r.statusCode() + " " + r.body();
   }
 
-  /** FEAT-3: {@code /statusz} names the role and every configured source by its checkpoint key. */
-  private static void assertStatusz(HttpClient http, int port) throws Exception {
+  private static JsonNode statusz(HttpClient http, int port) throws Exception {
     HttpResponse<String> r =
         http.send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/statusz")).build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
-    JsonNode n = new ObjectMapper().readTree(r.body());
+    return new ObjectMapper().readTree(r.body());
+  }
+
+  /** OBS-35: the last poll result of every source as {@code /statusz} shows it. */
+  private static List<String> lastPolls(HttpClient http, int port) {
+    try {
+      return statusz(http, port).get("sources").findValuesAsText("lastPoll");
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** FEAT-3: {@code /statusz} names the role and every configured source by its checkpoint key. */
+  private static void assertStatusz(HttpClient http, int port) throws Exception {
+    JsonNode n = statusz(http, port);
     assertThat(n.get("role").asText()).isEqualTo("leader");
     assertThat(n.get("sources").findValuesAsText("name"))
         .containsExactly("eventlogfile:Login", "eventlog_objects:LoginHistory", "apexlog");
@@ -99,9 +112,10 @@ class ApiReserveEndToEndTest {
 
   @Test
   @DisplayName(
-      "OBS-12, OBS-21: remaining under the reserve pauses eventlogfile, eventlog_objects and"
-          + " apexlog within one limits poll (no further org calls), /readyz 503 'degraded: API"
-          + " reserve reached', gauge 1; recovery resumes them (gauge 0, ready, new rows flow)")
+      "OBS-12, OBS-21, OBS-35: remaining under the reserve pauses eventlogfile, eventlog_objects"
+          + " and apexlog within one limits poll (no further org calls), /readyz 503 'degraded:"
+          + " API reserve reached', gauge 1, /statusz last poll 'paused'; recovery resumes them"
+          + " (gauge 0, ready, last poll 'ok', new rows flow)")
   void reservePausesAndResumes() throws Exception {
     try (SalesforceScenario s = SalesforceScenario.start(b -> {});
         HttpClient http = HttpClient.newHttpClient()) {
@@ -154,11 +168,18 @@ class ApiReserveEndToEndTest {
         assertThat(s.receiver().totalEntries()).isEqualTo(shipped);
         assertThat(remaining.get(daily)).isEqualTo(1499.0);
         assertThat(readyz(http, port)).isEqualTo("503 degraded: API reserve reached");
+        // FEAT-3, OBS-35: each source's last poll shows the reserve's pause
+        Await.until(
+            "statusz shows paused",
+            LIMIT,
+            () -> lastPolls(http, port).stream().allMatch("paused"::equals));
 
         org.setDailyApiRequests(1500, 15000); // at the reserve: resumes
         Await.until("resumed", LIMIT, () -> paused.get(Attributes.empty()) == 0.0);
         Await.until("new rows flow", LIMIT, () -> s.receiver().totalEntries() >= shipped + 5);
         assertThat(readyz(http, port)).isEqualTo("200 ready");
+        Await.until(
+            "statusz shows ok", LIMIT, () -> lastPolls(http, port).stream().allMatch("ok"::equals));
         assertThat(sourceCalls(org)).isGreaterThan(calls);
         assertThat(d.stop()).as(d.stderr()).isZero();
       }

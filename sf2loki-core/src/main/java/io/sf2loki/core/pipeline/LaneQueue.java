@@ -10,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -27,6 +28,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * rest of the term uses; the queue never reads {@link System#nanoTime()} itself. The waits are
  * condition waits woken by puts, {@link #producerFinished()} and the stop signal; their timeout is
  * the caller's (the consumer computes it from the same ticker).
+ *
+ * <p>Status view (FEAT-3): {@link #publishedSize()} and {@link #publishedBytes()} read two atomics
+ * that every locked operation updates with a release store before it unlocks, so {@code /statusz}
+ * never takes the queue's lock.
  */
 public final class LaneQueue {
   private final int maxEntries;
@@ -54,6 +59,8 @@ public final class LaneQueue {
   static final long BUSY_NANOS = 10_000_000L;
 
   private long chargedBytes;
+  private final AtomicLong publishedSize = new AtomicLong();
+  private final AtomicLong publishedBytes = new AtomicLong();
   private long lastPutNanos;
   private boolean consumerWaiting;
   private boolean consumerSlicing;
@@ -113,6 +120,7 @@ public final class LaneQueue {
         return false;
       }
       enqueue(entry, cost);
+      publish();
       lastPutNanos = ticker.nanoTime();
       signalConsumer();
       return true;
@@ -147,6 +155,7 @@ public final class LaneQueue {
       for (int i = 0; i < n; i++) {
         LogEntry entry = entries.get(i);
         if (!stop.isStopped() && isFull(entry)) {
+          publish();
           lastPutNanos = ticker.nanoTime();
           if (consumerWaiting) {
             notEmpty.signal(); // the lane is full: no reason to let the consumer slice on
@@ -156,11 +165,13 @@ public final class LaneQueue {
           } while (!stop.isStopped() && isFull(entry));
         }
         if (stop.isStopped()) {
+          publish();
           signalConsumer();
           return i;
         }
         enqueue(entry, costs[i]);
       }
+      publish();
       lastPutNanos = ticker.nanoTime();
       signalConsumer();
       return n;
@@ -214,6 +225,7 @@ public final class LaneQueue {
       Queued q = items.pollFirst();
       LogEntry e = q.entry();
       release(e, q.cost());
+      publish();
       notFull.signalAll();
       return e;
     } finally {
@@ -258,6 +270,7 @@ public final class LaneQueue {
           }
         }
       }
+      publish();
       notFull.signalAll();
       return taken;
     } finally {
@@ -390,6 +403,25 @@ public final class LaneQueue {
     }
   }
 
+  /** Copies size and charged bytes to the status atomics (lock held; release stores, no fence). */
+  private void publish() {
+    publishedSize.setRelease(items.size());
+    publishedBytes.setRelease(chargedBytes);
+  }
+
+  /** Entries queued as of the last completed put or take, read without the lock (FEAT-3 status). */
+  public long publishedSize() {
+    return publishedSize.getAcquire();
+  }
+
+  /**
+   * Bytes charged (PIPE-3 cost) as of the last completed put or take, read without the lock (FEAT-3
+   * status).
+   */
+  public long publishedBytes() {
+    return publishedBytes.getAcquire();
+  }
+
   /** Removes and returns everything still queued, releasing its charges (teardown, PIPE-21). */
   public List<LogEntry> drainAll() {
     lock.lock();
@@ -401,6 +433,7 @@ public final class LaneQueue {
       items.clear();
       tokenRefs.clear();
       chargedBytes = 0;
+      publish();
       notFull.signalAll();
       return out;
     } finally {

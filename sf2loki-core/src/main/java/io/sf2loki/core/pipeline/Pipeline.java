@@ -165,6 +165,23 @@ public final class Pipeline {
     return n;
   }
 
+  /**
+   * One view per lane present, in lane order (FEAT-3): depth and bytes as of the queue's last put
+   * or take, and the lane's PIPE-11 failing mark. Takes no lock.
+   */
+  public List<LaneStatus> laneStatus() {
+    List<LaneStatus> out = new ArrayList<>(queues.size());
+    queues.forEach(
+        (lane, q) ->
+            out.add(
+                new LaneStatus(
+                    lane,
+                    q.publishedSize(),
+                    q.publishedBytes(),
+                    consumers.get(lane).failingSince())));
+    return out;
+  }
+
   /** The earliest failing mark over the lanes (PIPE-11), or empty when all are healthy. */
   public Optional<Instant> failingSince() {
     return consumers.values().stream()

@@ -1,8 +1,10 @@
 package io.sf2loki.core.term;
 
+import io.sf2loki.core.pipeline.LaneStatus;
 import io.sf2loki.core.pipeline.Pipeline;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,6 +62,12 @@ public final class ActiveTerm {
   public Optional<String> egressPausedReason() {
     Pipeline p = current.get();
     return p == null ? Optional.empty() : p.egressPausedReason();
+  }
+
+  /** The running term's lanes (FEAT-3; no lock taken), empty when no term runs. */
+  public List<LaneStatus> laneStatus() {
+    Pipeline p = current.get();
+    return p == null ? List.of() : p.laneStatus();
   }
 
   /** The running term's sink-failing mark (PIPE-11). */

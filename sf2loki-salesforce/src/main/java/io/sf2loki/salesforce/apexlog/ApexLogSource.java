@@ -9,6 +9,8 @@ import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.SoqlException;
@@ -42,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * memory of handled Ids (APX-10, at most {@code revisit_max_keys}) live in the instance, so they
  * restart empty with each term.
  */
-public final class ApexLogSource implements Source {
+public final class ApexLogSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(ApexLogSource.class);
 
   /** Source name, {@code source} label and {@code event_type} label (APX-7). */
@@ -70,6 +72,7 @@ public final class ApexLogSource implements Source {
   private final LogShipper shipper;
   private final ApexLogRevisit revisit;
   private final PollGate gate;
+  private PollReporter reporter = PollReporter.NONE;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final Attributes objectAttrs =
@@ -160,7 +163,7 @@ public final class ApexLogSource implements Source {
   public void run(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
     while (!stop.isStopped()) {
       // OBS-21: a poll due while the API reserve pauses is skipped (no call, cursor untouched)
-      PollReport report = gate.open() ? pollOnce(emitter, stop) : SKIPPED;
+      PollReport report = gate.open() ? pollOnce(emitter, stop) : paused();
       if (report.outcome() == Outcome.STOPPED) {
         return;
       }
@@ -204,6 +207,23 @@ public final class ApexLogSource implements Source {
   /** A poll skipped by the API reserve (OBS-21). */
   private static final PollReport SKIPPED = new PollReport(Outcome.CLEAN, 0, 0);
 
+  private PollReport paused() {
+    reporter.paused(KEY);
+    return SKIPPED;
+  }
+
+  /**
+   * Reports poll results to {@code r} (FEAT-3, OBS-35) under the key {@code apexlog}. Call before
+   * {@link #run}.
+   *
+   * @return this
+   */
+  @Override
+  public ApexLogSource reportTo(PollReporter r) {
+    this.reporter = Objects.requireNonNull(r, "reporter");
+    return this;
+  }
+
   /**
    * Runs exactly one poll: drains the listing until a short page (APX-1), handles each new log
    * (APX-3…APX-7), then emits the APX-9 checkpoint-only entry when needed. For tests and {@link
@@ -239,10 +259,12 @@ public final class ApexLogSource implements Source {
             .addKeyValue("object", SOURCE)
             .addKeyValue("error", e.getMessage())
             .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
+        reporter.failed(KEY, e);
         outcome = Outcome.THROTTLED;
         break;
       } catch (SoqlException e) {
         listingFailure(e);
+        reporter.failed(KEY, e);
         outcome = Outcome.LISTING_ERROR;
         break;
       }
@@ -306,6 +328,12 @@ public final class ApexLogSource implements Source {
     if (outcome == Outcome.CLEAN) {
       outcome = revisit(serverNow, emitter, stop); // APX-10, after the listing path
     }
+    if (outcome == Outcome.BODY_FAILED) { // APX-6; listing failures reported where caught
+      reporter.failed(KEY, "body_failed", "a log body download failed; the poll ended before it");
+    }
+    if (outcome == Outcome.CLEAN || outcome == Outcome.STALLED) {
+      reporter.ok(KEY);
+    }
     if (outcome == Outcome.CLEAN) {
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, objectAttrs);
@@ -331,9 +359,11 @@ public final class ApexLogSource implements Source {
           .addKeyValue("object", SOURCE)
           .addKeyValue("error", e.getMessage())
           .log("apexlog revisit throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
+      reporter.failed(KEY, e);
       return Outcome.THROTTLED;
     } catch (SoqlException e) {
       listingFailure(e);
+      reporter.failed(KEY, e);
       return Outcome.LISTING_ERROR;
     }
   }

@@ -8,6 +8,8 @@ import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.elf.ElfCsvReader.ElfCsvParseException;
@@ -66,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * <p>Not implemented yet: {@code *} discovery (ELF-2; the wildcard entry is ignored, with a WARN at
  * construction) and the discovery-throttle rule of ELF-3.
  */
-public final class EventLogFileSource implements Source {
+public final class EventLogFileSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(EventLogFileSource.class);
 
   /** Rows parsed and shaped per CPU-pool task. */
@@ -86,6 +88,7 @@ public final class EventLogFileSource implements Source {
   private final EventTypeSettings wildcard;
   private final Predicate<String> ownedElsewhere;
   private final PollGate gate;
+  private PollReporter reporter = PollReporter.NONE;
   private final RowTransform transform;
   private final Set<String> excluded;
 
@@ -238,7 +241,7 @@ public final class EventLogFileSource implements Source {
           }
         });
     while (!stop.isStopped()) {
-      CycleReport report = gate.open() ? runOnce(emitter, stop) : SKIPPED; // OBS-21
+      CycleReport report = gate.open() ? runOnce(emitter, stop) : paused(); // OBS-21
       if (report.stopped()) {
         return;
       }
@@ -266,6 +269,25 @@ public final class EventLogFileSource implements Source {
   /** A cycle skipped by the API reserve (OBS-21). */
   private static final CycleReport SKIPPED = new CycleReport(0, false, false);
 
+  /** OBS-21: the cycle is skipped; every known type reports {@code paused} (FEAT-3). */
+  private CycleReport paused() {
+    explicitTypes.forEach(t -> reporter.paused(t.key));
+    discovered.values().forEach(t -> reporter.paused(t.key));
+    return SKIPPED;
+  }
+
+  /**
+   * Reports each type's poll results to {@code r} (FEAT-3, OBS-35), keyed by checkpoint key. Call
+   * before {@link #run}.
+   *
+   * @return this
+   */
+  @Override
+  public EventLogFileSource reportTo(PollReporter r) {
+    this.reporter = Objects.requireNonNull(r, "reporter");
+    return this;
+  }
+
   /**
    * Runs exactly one cycle (ELF-1) and returns when all its workers finished. For tests and finite
    * runs; {@link #run} calls it in a loop. Call from one thread at a time.
@@ -277,6 +299,7 @@ public final class EventLogFileSource implements Source {
     Instant serverNow = rest.serverNow();
     Optional<List<TypeState>> resolved = resolveTypes();
     if (resolved.isEmpty()) {
+      explicitTypes.forEach(t -> reporter.skipped(t.key)); // ELF-3: no type this cycle
       metrics.eventlogfileCycleSeconds.set((time.ticker().nanoTime() - t0) / 1e9);
       return new CycleReport(0, true, stop.isStopped());
     }
@@ -347,6 +370,7 @@ public final class EventLogFileSource implements Source {
           .addKeyValue("source", SOURCE)
           .addKeyValue("skipped_types", waiting.stream().map(t -> t.name).toList())
           .log("eventlogfile cycle throttled; remaining types skipped until the next cycle");
+      waiting.forEach(t -> reporter.skipped(t.key));
     }
     double seconds = (time.ticker().nanoTime() - t0) / 1e9;
     metrics.eventlogfileCycleSeconds.set(seconds);
@@ -491,9 +515,11 @@ public final class EventLogFileSource implements Source {
           .addKeyValue("error", e.getMessage())
           .log("eventlogfile listing throttled (REQUEST_LIMIT_EXCEEDED); cycle marked throttled");
       h.markThrottled();
+      reporter.failed(t.key, e);
       return 0;
     } catch (SoqlException e) {
       pollFailure(t, e);
+      reporter.failed(t.key, e);
       return 0;
     }
 
@@ -563,6 +589,7 @@ public final class EventLogFileSource implements Source {
           .log("eventlogfile id window exceeds 5000 entries");
     }
     if (clean) {
+      reporter.ok(t.key);
       t.consecutiveFailures = 0;
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, t.objectAttrs);
@@ -664,8 +691,10 @@ public final class EventLogFileSource implements Source {
           .addKeyValue("event_type", t.name)
           .addKeyValue("file_id", file.id)
           .log("eventlogfile download throttled (REQUEST_LIMIT_EXCEEDED); cycle marked throttled");
+      reporter.failed(t.key, e);
       return new FileResult(FileOutcome.THROTTLED, false);
     } catch (DownloadException e) { // incl. SRC-28 invalid_body: its message names type and sizes
+      reporter.failed(t.key, e);
       metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, e.reason()));
       return failed(t, file, serverNow, h, e.reason(), e.status(), e.getMessage(), 0);
     }

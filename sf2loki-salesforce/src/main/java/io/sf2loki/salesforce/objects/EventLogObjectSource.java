@@ -10,6 +10,8 @@ import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.elf.RowTransform;
@@ -55,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * late-visibility revisit ({@link ObjectRevisit}, OBJ-13…OBJ-17) remembers at most {@code
  * revisit_max_keys} shipped keys per object.
  */
-public final class EventLogObjectSource implements Source {
+public final class EventLogObjectSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(EventLogObjectSource.class);
 
   /** The {@code source} label and metric attribute. */
@@ -78,6 +80,7 @@ public final class EventLogObjectSource implements Source {
   private final RecordPreparer preparer;
   private final RandomGenerator random;
   private final PollGate gate;
+  private PollReporter reporter = PollReporter.NONE;
   private final List<ObjectState> states = new ArrayList<>();
   private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
 
@@ -212,6 +215,7 @@ public final class EventLogObjectSource implements Source {
           continue;
         }
         if (!gate.open()) { // OBS-21: skipped, due again after its interval
+          reporter.paused(s.key);
           s.dueNanos = time.ticker().nanoTime() + jittered(s.settings.pollInterval()).toNanos();
           continue;
         }
@@ -225,6 +229,7 @@ public final class EventLogObjectSource implements Source {
           // OBJ-12: every other due object waits one full jittered interval
           for (ObjectState o : states) {
             if (o != s && o.dueNanos - now <= 0) {
+              reporter.skipped(o.key);
               o.dueNanos = time.ticker().nanoTime() + jittered(o.settings.pollInterval()).toNanos();
             }
           }
@@ -268,6 +273,18 @@ public final class EventLogObjectSource implements Source {
       }
     }
     throw new IllegalArgumentException("object not configured: " + object);
+  }
+
+  /**
+   * Reports each object's poll results to {@code r} (FEAT-3, OBS-35), keyed by checkpoint key. Call
+   * before {@link #run}.
+   *
+   * @return this
+   */
+  @Override
+  public EventLogObjectSource reportTo(PollReporter r) {
+    this.reporter = Objects.requireNonNull(r, "reporter");
+    return this;
   }
 
   private Duration jittered(Duration interval) {
@@ -322,8 +339,10 @@ public final class EventLogObjectSource implements Source {
           .addKeyValue("error", e.getMessage())
           .log("object poll throttled (REQUEST_LIMIT_EXCEEDED); due objects wait one interval");
       out = Outcome.THROTTLED;
+      reporter.failed(s.key, e);
     } catch (SoqlException e) {
       pollFailure(s, e);
+      reporter.failed(s.key, e);
       out = Outcome.FAILED;
     } catch (Stopped e) {
       return new PollResult(Outcome.STOPPED, em.real, false);
@@ -340,6 +359,7 @@ public final class EventLogObjectSource implements Source {
       }
     }
     if (out == Outcome.OK) {
+      reporter.ok(s.key);
       s.consecutiveFailures = 0;
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, s.objectAttrs);

@@ -16,12 +16,14 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.source.Backoff;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -86,6 +88,7 @@ public final class TopicReader {
   private int decodeEndedConnections;
   private int schemaFailures;
   private boolean held;
+  private PollReporter reporter = PollReporter.NONE;
 
   /**
    * @param topic the topic, e.g. {@code /event/LoginEventStream}
@@ -200,6 +203,12 @@ public final class TopicReader {
     }
   }
 
+  /** Reports each response ({@code ok}) and each failed call to {@code r} (FEAT-3); before run. */
+  TopicReader reportTo(PollReporter r) {
+    this.reporter = Objects.requireNonNull(r, "reporter");
+    return this;
+  }
+
   /** The current in-memory position (PS-11), for tests and diagnostics. */
   ReplayPosition position() {
     return position;
@@ -229,6 +238,14 @@ public final class TopicReader {
     }
     if (end.delivered()) {
       backoff.reset();
+    }
+    if (end.kind() != Kind.COMPLETED) { // FEAT-3: the gRPC code, or the reader's own reason
+      reporter.failed(
+          PubSubTopics.checkpointKey(topic),
+          end.status() == null
+              ? end.kind().name().toLowerCase(Locale.ROOT)
+              : end.status().getCode().name(),
+          end.status() == null ? "stream ended: " + end.kind() : end.status().getDescription());
     }
     switch (end.kind()) {
       case COMPLETED -> {
@@ -575,6 +592,7 @@ public final class TopicReader {
         delivered = true;
       }
       metrics.pubsubStreamUp.set(held ? 0 : 1, topicAttrs);
+      reporter.ok(PubSubTopics.checkpointKey(topic));
       metrics.pubsubPendingCredits.set(r.getPendingNumRequested(), topicAttrs);
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, progressAttrs);

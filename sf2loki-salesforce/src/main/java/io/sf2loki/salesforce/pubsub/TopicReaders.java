@@ -3,6 +3,7 @@ package io.sf2loki.salesforce.pubsub;
 import io.grpc.Channel;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import java.time.InstantSource;
@@ -26,6 +27,7 @@ public final class TopicReaders implements TopicRunner {
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final InstantSource serverNow;
+  private volatile PollReporter reporter = PollReporter.NONE;
 
   /**
    * @param settings the org's reader settings ({@link PubSubReaderSettings#defaults})
@@ -94,6 +96,17 @@ public final class TopicReaders implements TopicRunner {
     this.serverNow = Objects.requireNonNull(serverNow, "serverNow");
   }
 
+  /**
+   * Reports every reader's stream results to {@code r} (FEAT-3, OBS-35), keyed by {@code
+   * pubsub:<topic>}. Call before the readers run.
+   *
+   * @return this
+   */
+  public TopicReaders reportTo(PollReporter r) {
+    this.reporter = Objects.requireNonNull(r, "reporter");
+    return this;
+  }
+
   @Override
   public void run(String topic, BridgeWriter bridge, StopSignal stop) throws InterruptedException {
     new TopicReader(
@@ -112,6 +125,7 @@ public final class TopicReaders implements TopicRunner {
             time,
             serverNow,
             RandomGenerator.of("L64X128MixRandom"))
+        .reportTo(reporter)
         .run();
   }
 }

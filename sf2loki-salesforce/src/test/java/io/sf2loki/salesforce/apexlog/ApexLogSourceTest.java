@@ -110,6 +110,57 @@ class ApexLogSourceTest {
     assertThat(time.sleeps()).hasSize(4); // every skipped or done poll waited one interval
   }
 
+  @Test
+  @DisplayName(
+      "FEAT-3, OBS-35: apexlog reports each poll under its checkpoint key: paused while the gate"
+          + " is closed, ok after a clean poll, error with the exception's class and message after"
+          + " a listing failure (last error kept after the next ok)")
+  void obs35_reportsPollResults() throws Exception {
+    addLogs(2, NOW.minusSeconds(600), Duration.ofSeconds(1));
+    io.sf2loki.core.status.SourceStatusBoard board =
+        new io.sf2loki.core.status.SourceStatusBoard(
+            time.wall(), io.sf2loki.core.status.Redaction.patternsOnly());
+    ApexLogSource src =
+        new ApexLogSource(
+                settings(),
+                api,
+                store,
+                m.metrics,
+                time.timeSource(),
+                MetadataTransform.NONE,
+                () -> {
+                  stop.stop(); // one closed-gate poll, then the loop ends
+                  return false;
+                })
+            .reportTo(board);
+    src.run(out, stop);
+    assertThat(board.get(ApexLogSource.KEY).lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.PAUSED);
+
+    StopSignal running = new StopSignal();
+    src.pollOnce(out, running);
+    assertThat(board.get(ApexLogSource.KEY).lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.OK);
+
+    time.advance(Duration.ofSeconds(60));
+    api.failNextListing(new SoqlException("HTTP 500: boom", 500, null, null));
+    src.pollOnce(out, running);
+    var st = board.get(ApexLogSource.KEY);
+    assertThat(st.lastPoll().orElseThrow())
+        .isEqualTo(
+            new io.sf2loki.core.status.SourceStatusBoard.PollResult(
+                io.sf2loki.core.status.SourceStatusBoard.Kind.ERROR,
+                "SoqlException",
+                NOW.plusSeconds(60)));
+    assertThat(st.lastError().orElseThrow().message()).isEqualTo("HTTP 500: boom");
+
+    src.pollOnce(out, running);
+    st = board.get(ApexLogSource.KEY);
+    assertThat(st.lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.OK);
+    assertThat(st.lastError()).isPresent();
+  }
+
   // ---------------------------------------------------------------- APX-1
 
   @Test

@@ -399,6 +399,31 @@ class EventLogFileSourceTest {
 
   @Test
   @DisplayName(
+      "FEAT-3, OBS-35: eventlogfile reports per type under its checkpoint key: error with the"
+          + " exception's class for a failed listing, ok for a clean one")
+  void obs35_reportsPollResultsPerType() throws Exception {
+    io.sf2loki.core.status.SourceStatusBoard board =
+        new io.sf2loki.core.status.SourceStatusBoard(
+            time.wall(), io.sf2loki.core.status.Redaction.patternsOnly());
+    EventLogFileSource src =
+        source(settings(EventTypeSettings.of("Login"), EventTypeSettings.of("API")))
+            .reportTo(board);
+    rest.failQuery("Login", new SoqlException("boom", 500, null, null));
+    src.runOnce(out, stop);
+    var login = board.get("eventlogfile:Login");
+    assertThat(login.lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.ERROR);
+    assertThat(login.lastPoll().orElseThrow().errorClass()).isEqualTo("SoqlException");
+    assertThat(login.lastError().orElseThrow().message()).isEqualTo("boom");
+    assertThat(board.get("eventlogfile:API").lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.OK);
+    src.runOnce(out, stop);
+    assertThat(board.get("eventlogfile:Login").lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.OK);
+  }
+
+  @Test
+  @DisplayName(
       "ELF-5/SRC-19: Hourly + INVALID_FIELD fails the type; poll errors escalate and count")
   void src19_pollErrorsCounted() throws Exception {
     EventLogFileSource src = source(settings(EventTypeSettings.of("Login")));

@@ -66,6 +66,7 @@ final class ReaderHarness implements AutoCloseable {
   PubSubReaderSettings settings =
       PubSubReaderSettings.defaults(List.of("event_uuid", "replay_id", "schema_id"))
           .withInboxPoll(Duration.ofMillis(2));
+  io.sf2loki.core.status.PollReporter reporter = io.sf2loki.core.status.PollReporter.NONE;
   private Thread thread;
   final List<Throwable> crashes = new CopyOnWriteArrayList<>();
 
@@ -161,7 +162,7 @@ final class ReaderHarness implements AutoCloseable {
 
   /** Starts the reader on its own thread. */
   TopicReader start() {
-    TopicReader r = reader();
+    TopicReader r = reader().reportTo(reporter);
     thread =
         Thread.ofPlatform()
             .name("reader")

@@ -232,6 +232,33 @@ class TopicReaderTest {
 
   @Test
   @DisplayName(
+      "FEAT-3, OBS-35: a reader reports ok for each response (keepalives included) and, when the"
+          + " stream fails, error with the gRPC status code and description under pubsub:<topic>")
+  void obs35_reportsStreamResults() throws Exception {
+    harness().store.values.put(KEY, b64(rid(1)));
+    io.sf2loki.core.status.SourceStatusBoard board =
+        new io.sf2loki.core.status.SourceStatusBoard(
+            h.time.wall(), io.sf2loki.core.status.Redaction.patternsOnly());
+    h.reporter = board;
+    h.start();
+    FakePubSub.Call call = h.service.nextCall();
+    call.nextRequest();
+    call.send(keepalive(rid(5), 100));
+    h.bridge.next();
+    assertThat(board.get(KEY).lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.OK);
+
+    call.fail(Status.UNAVAILABLE.withDescription("upstream reset\nretry"), null);
+    h.service.nextCall().nextRequest(); // reconnected: the failure was reported before
+    var st = board.get(KEY);
+    assertThat(st.lastPoll().orElseThrow().kind())
+        .isEqualTo(io.sf2loki.core.status.SourceStatusBoard.Kind.ERROR);
+    assertThat(st.lastPoll().orElseThrow().errorClass()).isEqualTo("UNAVAILABLE");
+    assertThat(st.lastError().orElseThrow().message()).isEqualTo("upstream reset retry");
+  }
+
+  @Test
+  @DisplayName(
       "PS-6/PS-9: an undecodable event reconnects from before it, holds readiness, and is skipped"
           + " on the 5th connection with a checkpoint-only entry")
   void ps6DecodeStallAndSkip() throws Exception {

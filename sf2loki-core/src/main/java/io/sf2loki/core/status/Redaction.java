@@ -1,0 +1,72 @@
+package io.sf2loki.core.status;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Turns an error message into what {@code /statusz} may show (SPEC OBS-35): every occurrence of a
+ * known secret value and every credential-looking part (URL user-info, {@code Bearer} tokens,
+ * {@code token=}/{@code secret=}/{@code password=}-style parameters) replaced by {@code ***}, line
+ * breaks and control characters folded into single spaces, and cut to {@value #MAX_CHARS}
+ * characters (the last one {@code …} when cut). Immutable and thread-safe.
+ */
+public final class Redaction {
+  /** Longest redacted message, in chars. */
+  public static final int MAX_CHARS = 200;
+
+  /** The replacement of a secret. */
+  public static final String MASK = "***";
+
+  private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]+@");
+  private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer|basic)\\s+[^\\s,;\"']+");
+  private static final Pattern PARAM =
+      Pattern.compile(
+          "(?i)\\b([a-z_]*(?:token|secret|password|passwd|assertion|signature|api_?key|access_?key))"
+              + "(\"?\\s*[=:]\\s*\"?)[^\\s&,;\"']+");
+  private static final Pattern SPACE = Pattern.compile("[\\s\\p{Cntrl}]+");
+
+  private final List<String> secrets;
+
+  /**
+   * @param secrets exact values never to show (blank and very short values are ignored: masking
+   *     them would mangle ordinary text)
+   */
+  public Redaction(Collection<String> secrets) {
+    this.secrets =
+        secrets.stream()
+            .filter(Objects::nonNull)
+            .filter(s -> s.strip().length() >= 4)
+            .sorted((a, b) -> b.length() - a.length())
+            .toList();
+  }
+
+  /** A redaction that knows no secret values (patterns only). */
+  public static Redaction patternsOnly() {
+    return new Redaction(List.of());
+  }
+
+  /** The redacted one-line form of {@code message}; empty for null. */
+  public String apply(String message) {
+    if (message == null) {
+      return "";
+    }
+    String s = message;
+    for (String secret : secrets) {
+      s = s.replace(secret, MASK);
+    }
+    s = USER_INFO.matcher(s).replaceAll(MASK + "@");
+    s = BEARER.matcher(s).replaceAll("$1 " + MASK);
+    s = PARAM.matcher(s).replaceAll("$1$2" + MASK);
+    s = SPACE.matcher(s).replaceAll(" ").strip();
+    if (s.length() > MAX_CHARS) {
+      int cut = MAX_CHARS - 1;
+      if (Character.isHighSurrogate(s.charAt(cut - 1))) {
+        cut--;
+      }
+      s = s.substring(0, cut) + "…";
+    }
+    return s;
+  }
+}
