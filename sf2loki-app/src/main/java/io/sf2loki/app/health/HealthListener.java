@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The health server's connection handling (SPEC OBS-7). One platform thread multiplexes every
  * connection with a selector, so an idle or slow client costs a socket, never a thread: request
- * heads are read without blocking, a complete head is answered by a worker (which never touches
- * the socket), and the answer is written without blocking.
+ * heads are read without blocking, a complete head is answered by a worker (which never touches the
+ * socket), and the answer is written without blocking.
  *
  * <p>Bounds, all per listener (nothing JVM-wide): a connection that has not sent a complete head
  * within {@code headTimeout} of its accept is closed ({@link Drop#HEAD_TIMEOUT}); an answer not

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The health / readiness / metrics HTTP server (SPEC OBS-7, OBS-8, FEAT-15): a {@link
  * HealthListener} (one selector thread reading heads and writing answers without blocking, with
- * per-server bounds) and its own small pool of <b>platform</b> threads computing the answers
- * (never virtual threads, PIPE-26).
+ * per-server bounds) and its own small pool of <b>platform</b> threads computing the answers (never
+ * virtual threads, PIPE-26).
  *
  * <p>It answers any method; the request target must match exactly (a query string does not match);
  * every answer carries {@code Content-Type}, {@code Content-Length} and {@code Connection: close}:
