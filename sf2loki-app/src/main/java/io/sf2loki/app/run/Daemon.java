@@ -12,6 +12,7 @@ import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.limits.EntryLimiter;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.Pipeline;
 import io.sf2loki.core.spi.CheckpointStore;
@@ -23,6 +24,7 @@ import io.sf2loki.core.term.ActiveTerm;
 import io.sf2loki.core.term.TermListener;
 import io.sf2loki.core.term.TermManager;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
@@ -79,6 +81,7 @@ public final class Daemon {
   private volatile HealthServer health;
   private volatile Supplier<Optional<String>> apiReserve = Optional::empty;
   private final StatusWiring status; // FEAT-3 /statusz
+  private final ProgressWatch watch; // FEAT-21
 
   /**
    * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
@@ -123,6 +126,12 @@ public final class Daemon {
     this.options = options;
     this.err = err;
     this.status = new StatusWiring(cfg, Version.get(), readiness, activeTerm);
+    this.watch = new ProgressWatch(options.time().ticker());
+  }
+
+  /** FEAT-21: the {@code wedged: <component>} reason while one is stuck (off at 0). */
+  Optional<String> wedged() {
+    return watch.wedged(cfg.service().livenessTimeout());
   }
 
   /** The instance's metrics, once {@link #run} built them (tests). */
@@ -174,6 +183,8 @@ public final class Daemon {
     closers.push(m);
     closers.push(telemetry);
     m.installQueueDepth(activeTerm::queueDepth);
+    m.installWedged(() -> wedged().isPresent()); // OBS-32
+    TimeSource watched = ProgressWatch.watched(options.time()); // FEAT-21
     registerDegradations();
     logStartup(version);
     cfg.warnings().forEach(w -> log.atWarn().log(w));
@@ -206,6 +217,7 @@ public final class Daemon {
               .address(cfg.service().healthAddr())
               .metrics(telemetry.prometheus().orElse(null))
               .status(status.store(store))
+              .liveness(this::wedged) // FEAT-21
               .start();
       health = h;
       closers.push(h);
@@ -279,7 +291,7 @@ public final class Daemon {
                 new LokiHttpSink(
                     sinkSettings,
                     m,
-                    options.time().sleeper(),
+                    ProgressWatch.watched(options.time().sleeper()),
                     new java.util.Random(),
                     cpu.executor(),
                     options.time().wall()));
@@ -316,7 +328,8 @@ public final class Daemon {
               cfg.sink().loki().structuredMetadataFields(),
               m,
               undecodableTopics,
-              options.time());
+              watched,
+              watch);
       closers.push(pubsub);
     }
     PubSubWiring pubsubWiring = pubsub;
@@ -350,7 +363,7 @@ public final class Daemon {
                         org.rest,
                         store,
                         m,
-                        options.time(),
+                        watched, // FEAT-21: sleeps are waits
                         cpu.executor(),
                         RowTransform.NONE,
                         ownership.elfOwnedElsewhere(), // SRC-24
@@ -363,7 +376,7 @@ public final class Daemon {
                         org.rest,
                         store,
                         m,
-                        options.time(),
+                        watched, // FEAT-21: sleeps are waits
                         cpu.executor(),
                         RowTransform.NONE,
                         java.util.random.RandomGenerator.of("L64X128MixRandom"),
@@ -376,7 +389,7 @@ public final class Daemon {
                         ToolingApi.over(org.rest),
                         store,
                         m,
-                        options.time(),
+                        watched, // FEAT-21: sleeps are waits
                         MetadataTransform.NONE,
                         gate)); // OBS-21
               }
@@ -384,7 +397,7 @@ public final class Daemon {
               EgressGovernor governor =
                   new EgressGovernor(
                       egress,
-                      options.time(),
+                      watched, // FEAT-21: sleeps are waits
                       m,
                       egress.hasBudget()
                           ? store.load(EgressGovernor.BUDGET_KEY)
@@ -403,7 +416,8 @@ public final class Daemon {
                         gauges.committed(written);
                         pubsubWiring.commitTimes().committed(written);
                       },
-                  governor);
+                  governor,
+                  watch); // FEAT-21: producers and lane consumers
             },
             activeTerm,
             store,
