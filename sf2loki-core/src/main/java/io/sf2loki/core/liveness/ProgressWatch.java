@@ -73,8 +73,8 @@ public final class ProgressWatch {
     return stalest == null ? Optional.empty() : Optional.of("wedged: " + stalest.component);
   }
 
-  /** Number of registered beats (tests). */
-  int size() {
+  /** Number of components currently registered. */
+  public int size() {
     return beats.size();
   }
 
