@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** OBS-7 connection bounds, over real loopback sockets. */
+/** OBS-7 / OBS-33 connection bounds, over real loopback sockets. */
 class HealthServerBoundsTest {
   final List<Socket> sockets = new ArrayList<>();
   HealthServer server;
@@ -61,7 +61,8 @@ class HealthServerBoundsTest {
   }
 
   @Test
-  @DisplayName("OBS-7: the request-head timeout defaults to 5 s and connections to a bound of 128")
+  @DisplayName(
+      "OBS-7, OBS-33: the request-head timeout defaults to 5 s and connections to a bound of 128")
   void obs7_defaults() {
     assertThat(HealthServer.DEFAULT_HEAD_TIMEOUT).isEqualTo(Duration.ofSeconds(5));
     assertThat(HealthServer.DEFAULT_MAX_CONNECTIONS).isEqualTo(128);
@@ -89,7 +90,7 @@ class HealthServerBoundsTest {
 
   @Test
   @DisplayName(
-      "OBS-7: /healthz answers ok while 250 idle and slow clients are open; connections stay"
+      "OBS-7, OBS-33: /healthz answers ok while 250 idle and slow clients are open; connections stay"
           + " bounded and the idle ones are dropped after the default 5 s")
   void obs7_probeAnsweredWhileClientsHogConnections() throws Exception {
     server = HealthServer.builder(new Readiness()).address("127.0.0.1:0").threads(1).start();
@@ -126,7 +127,7 @@ class HealthServerBoundsTest {
   }
 
   @Test
-  @DisplayName("OBS-7: a malformed request line or an oversized head gets 400 bad request")
+  @DisplayName("OBS-33: a malformed request line or an oversized head gets 400 bad request")
   void obs7_malformedAndOversizedHeads() throws Exception {
     server = HealthServer.builder(new Readiness()).address("127.0.0.1:0").start();
     assertThat(request("nonsense\r\n\r\n")).startsWith("HTTP/1.1 400 ").endsWith("bad request");
@@ -140,7 +141,7 @@ class HealthServerBoundsTest {
   }
 
   @Test
-  @DisplayName("OBS-7: with a bound of one, a probe evicts the idle client holding the slot")
+  @DisplayName("OBS-33: with a bound of one, a probe evicts the idle client holding the slot")
   void obs7_probeEvictsIdleClientAtBoundOfOne() throws Exception {
     server = HealthServer.builder(new Readiness()).address("127.0.0.1:0").maxConnections(1).start();
     assertThat(request("GET /healthz HTTP/1.1\r\n\r\n")).endsWith("ok");
