@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else: 404 {@code not found}.
  * </ul>
  *
- * <p>Bounds (OBS-7, per server; the JDK server's {@code sun.net.httpserver.*} limits are JVM-wide
+ * <p>Bounds (OBS-7, OBS-33, per server; the JDK server's {@code sun.net.httpserver.*} limits are JVM-wide
  * and it reads request heads on its worker threads, so it is not used): a client that sends no
  * complete request head within {@link #DEFAULT_HEAD_TIMEOUT} is dropped; at most {@link
  * #DEFAULT_MAX_CONNECTIONS} connections are open, a new one evicting the oldest head still being
@@ -57,13 +57,13 @@ public final class HealthServer implements AutoCloseable {
   /** OBS-7: a client that sends no complete request head within this is dropped. */
   public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(5);
 
-  /** Most connections open at once (OBS-7); above it the oldest incomplete head is evicted. */
+  /** Most connections open at once (OBS-33); above it the oldest incomplete head is evicted. */
   public static final int DEFAULT_MAX_CONNECTIONS = 128;
 
-  /** Longest accepted request head, in bytes. */
+  /** Longest accepted request head, in bytes (OBS-33). */
   public static final int MAX_HEAD_BYTES = 8 * 1024;
 
-  /** How long writing one answer may take before the connection is dropped. */
+  /** How long writing one answer may take before the connection is dropped (OBS-33). */
   static final Duration WRITE_TIMEOUT = Duration.ofSeconds(10);
 
   /** How long the unread rest of a request is drained after the answer. */
