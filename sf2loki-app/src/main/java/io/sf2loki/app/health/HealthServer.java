@@ -40,9 +40,9 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else: 404 {@code not found}.
  * </ul>
  *
- * <p>Bounds (OBS-7, OBS-33, per server; the JDK server's {@code sun.net.httpserver.*} limits are JVM-wide
- * and it reads request heads on its worker threads, so it is not used): a client that sends no
- * complete request head within {@link #DEFAULT_HEAD_TIMEOUT} is dropped; at most {@link
+ * <p>Bounds (OBS-7, OBS-33, per server; the JDK server's {@code sun.net.httpserver.*} limits are
+ * JVM-wide and it reads request heads on its worker threads, so it is not used): a client that
+ * sends no complete request head within {@link #DEFAULT_HEAD_TIMEOUT} is dropped; at most {@link
  * #DEFAULT_MAX_CONNECTIONS} connections are open, a new one evicting the oldest head still being
  * waited for, so a probe is answered while idle or slow clients hold every slot. Heads longer than
  * {@link #MAX_HEAD_BYTES} and malformed request lines get 400 {@code bad request}.

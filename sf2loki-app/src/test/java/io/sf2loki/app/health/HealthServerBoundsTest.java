@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -138,6 +139,43 @@ class HealthServerBoundsTest {
     assertThat(request("GET /healthz HTTP/1.0\n\n")).endsWith("\r\n\r\nok");
     assertThat(request("POST /healthz HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"))
         .endsWith("\r\n\r\nok");
+  }
+
+  @Test
+  @DisplayName(
+      "OBS-33: when every slot holds an answer being computed, a new connection is refused at"
+          + " once and the answer in flight still completes")
+  void obs33_overLimitRefusedWhileAnswersInFlight() throws Exception {
+    CountDownLatch computing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    server =
+        HealthServer.builder(new Readiness())
+            .address("127.0.0.1:0")
+            .maxConnections(1)
+            .route(
+                "/slow",
+                () -> {
+                  computing.countDown();
+                  try {
+                    release.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  return HealthServer.Response.text(200, "done");
+                })
+            .start();
+    Socket slow = connect();
+    slow.getOutputStream().write("GET /slow HTTP/1.1\r\n\r\n".getBytes());
+    slow.getOutputStream().flush();
+    computing.await();
+    Socket refused = connect();
+    await().atMost(Duration.ofSeconds(10)).until(() -> closedByServer(refused));
+    assertThat(server.dropped(HealthListener.Drop.OVER_LIMIT)).isEqualTo(1);
+    release.countDown();
+    slow.setSoTimeout(10_000);
+    assertThat(new String(slow.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .startsWith("HTTP/1.1 200 ")
+        .endsWith("\r\n\r\ndone");
   }
 
   @Test
