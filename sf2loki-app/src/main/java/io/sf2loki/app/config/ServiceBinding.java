@@ -99,6 +99,7 @@ final class ServiceBinding {
         healthAddr,
         s.duration(ServiceKeys.SHUTDOWN_GRACE),
         s.duration(ServiceKeys.UNREADY_AFTER_SINK_FAILING),
+        s.duration(ServiceKeys.LIVENESS_TIMEOUT),
         telemetry);
   }
 

@@ -13,6 +13,8 @@ import java.util.Optional;
  * @param healthAddr {@code host:port}, default {@code :8080}; empty host = all interfaces
  * @param shutdownGrace default 25 s (PIPE-13)
  * @param unreadyAfterSinkFailing default 15 min; 0 disables (PIPE-11)
+ * @param livenessTimeout default 0 (off): {@code /healthz} 503 after a component is stuck this long
+ *     (FEAT-21)
  * @param telemetry metrics export
  */
 public record ServiceConfig(
@@ -21,6 +23,7 @@ public record ServiceConfig(
     String healthAddr,
     Duration shutdownGrace,
     Duration unreadyAfterSinkFailing,
+    Duration livenessTimeout,
     Telemetry telemetry) {
 
   /**

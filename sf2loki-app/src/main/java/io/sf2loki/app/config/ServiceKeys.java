@@ -33,6 +33,12 @@ final class ServiceKeys {
           Duration.ofMinutes(15),
           "Unready after the sink failed this long; 0 disables.",
           "PIPE-11");
+  static final Setting LIVENESS_TIMEOUT =
+      duration(
+          "liveness_timeout",
+          Duration.ZERO,
+          "/healthz 503 after a lane, source or topic reader is stuck this long; 0 disables.",
+          "FEAT-21");
   static final Setting T_ENABLED =
       bool("enabled", false, "Export metrics over OTLP/HTTP.", "OBS-1");
   static final Setting T_ENDPOINT = string("endpoint", "", "Full OTLP/HTTP metrics URL.", "CFG-9");
@@ -83,7 +89,12 @@ final class ServiceKeys {
               "Process settings.",
               "OBS-7",
               List.of(
-                  LOG_LEVEL, LOG_FORMAT, HEALTH_ADDR, SHUTDOWN_GRACE, UNREADY_AFTER_SINK_FAILING))
+                  LOG_LEVEL,
+                  LOG_FORMAT,
+                  HEALTH_ADDR,
+                  SHUTDOWN_GRACE,
+                  UNREADY_AFTER_SINK_FAILING,
+                  LIVENESS_TIMEOUT))
           .with(TELEMETRY);
 
   private ServiceKeys() {}

@@ -1,13 +1,13 @@
 package io.sf2loki.app.health;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.sf2loki.core.time.Ticker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -15,13 +15,15 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The health / readiness / metrics HTTP server (SPEC OBS-7, OBS-8, FEAT-15) on the JDK {@code
- * com.sun.net.httpserver} server, served by its own small pool of <b>platform</b> threads (never
+ * The health / readiness / metrics HTTP server (SPEC OBS-7, OBS-8, FEAT-15): a {@link
+ * HealthListener} (one selector thread reading heads and writing answers without blocking, with
+ * per-server bounds) and its own small pool of <b>platform</b> threads computing the answers (never
  * virtual threads, PIPE-26).
  *
  * <p>It answers any method; the request target must match exactly (a query string does not match);
@@ -38,9 +40,12 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else: 404 {@code not found}.
  * </ul>
  *
- * <p>Limitation: OBS-7's "drop clients that send no complete request head within 5 s" needs the JDK
- * system property {@code sun.net.httpserver.maxReqTime=5}, which is read once per JVM and applies
- * to every JDK HTTP server in the process; this class does not set it.
+ * <p>Bounds (OBS-7, OBS-33, per server; the JDK server's {@code sun.net.httpserver.*} limits are
+ * JVM-wide and it reads request heads on its worker threads, so it is not used): a client that
+ * sends no complete request head within {@link #DEFAULT_HEAD_TIMEOUT} is dropped; at most {@link
+ * #DEFAULT_MAX_CONNECTIONS} connections are open, a new one evicting the oldest head still being
+ * waited for, so a probe is answered while idle or slow clients hold every slot. Heads longer than
+ * {@link #MAX_HEAD_BYTES} and malformed request lines get 400 {@code bad request}.
  */
 public final class HealthServer implements AutoCloseable {
   /** Plain-text content type of OBS-7. */
@@ -48,6 +53,21 @@ public final class HealthServer implements AutoCloseable {
 
   /** Default number of platform threads serving requests. */
   public static final int DEFAULT_THREADS = 2;
+
+  /** OBS-7: a client that sends no complete request head within this is dropped. */
+  public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Most connections open at once (OBS-33); above it the oldest incomplete head is evicted. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 128;
+
+  /** Longest accepted request head, in bytes (OBS-33). */
+  public static final int MAX_HEAD_BYTES = 8 * 1024;
+
+  /** How long writing one answer may take before the connection is dropped (OBS-33). */
+  static final Duration WRITE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** How long the unread rest of a request is drained after the answer. */
+  static final Duration LINGER_TIMEOUT = Duration.ofSeconds(1);
 
   private static final Logger log = LoggerFactory.getLogger(HealthServer.class);
 
@@ -65,8 +85,10 @@ public final class HealthServer implements AutoCloseable {
     }
   }
 
-  private final HttpServer server;
+  private final HealthListener listener;
   private final ExecutorService executor;
+  private final EnumMap<HealthListener.Drop, LongAdder> drops =
+      new EnumMap<>(HealthListener.Drop.class);
   private final Readiness readiness;
   private final MetricsEndpoint metrics;
   private final Supplier<Optional<String>> liveness;
@@ -82,15 +104,26 @@ public final class HealthServer implements AutoCloseable {
     this.executor =
         Executors.newFixedThreadPool(
             b.threads, Thread.ofPlatform().name("sf2loki-health-", 0).daemon(true).factory());
+    for (HealthListener.Drop d : HealthListener.Drop.values()) {
+      drops.put(d, new LongAdder());
+    }
+    HealthListener.Limits limits =
+        new HealthListener.Limits(
+            b.headTimeout, WRITE_TIMEOUT, LINGER_TIMEOUT, b.maxConnections, MAX_HEAD_BYTES);
     try {
-      this.server = HttpServer.create(b.address.bindAddress(), 50);
+      this.listener =
+          new HealthListener(
+              b.address.bindAddress(),
+              50,
+              limits,
+              executor,
+              this::respond,
+              d -> drops.get(d).increment(),
+              Ticker.system());
     } catch (IOException | RuntimeException e) {
       executor.shutdownNow();
       throw e;
     }
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
     log.atInfo().addKeyValue("health_addr", address().toString()).log("health server listening");
   }
 
@@ -101,18 +134,27 @@ public final class HealthServer implements AutoCloseable {
 
   /** The bound socket address (with the actual port when {@code :0} was requested). */
   public InetSocketAddress address() {
-    return server.getAddress();
+    try {
+      return listener.address();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The bound port (the ephemeral port when {@code :0} was requested). */
   public int port() {
-    return server.getAddress().getPort();
+    return address().getPort();
   }
 
-  /** Stops listening at once, then stops the worker threads (waits up to 1 s for them). */
+  /** Connections dropped for {@code reason} so far (OBS-7). */
+  long dropped(HealthListener.Drop reason) {
+    return drops.get(reason).sum();
+  }
+
+  /** Stops listening and closes every connection at once, then stops the worker threads. */
   @Override
   public void close() {
-    server.stop(0);
+    listener.close();
     executor.shutdownNow();
     try {
       executor.awaitTermination(1, TimeUnit.SECONDS);
@@ -121,17 +163,19 @@ public final class HealthServer implements AutoCloseable {
     }
   }
 
-  private void handle(HttpExchange ex) throws IOException {
-    try (ex) {
-      Response r;
-      try {
-        r = route(ex.getRequestURI().toString(), ex.getRequestHeaders().getFirst("Accept"));
-      } catch (RuntimeException e) {
-        log.atWarn().addKeyValue("error", e.toString()).log("health request failed");
-        r = Response.text(500, "internal error");
-      }
-      send(ex, r);
+  /** The complete response bytes for a head (null: malformed or too long). */
+  private byte[] respond(RequestHead head) {
+    if (head == null) {
+      return serialize(Response.text(400, "bad request"), false);
     }
+    Response r;
+    try {
+      r = route(head.target(), head.accept());
+    } catch (RuntimeException e) {
+      log.atWarn().addKeyValue("error", e.toString()).log("health request failed");
+      r = Response.text(500, "internal error");
+    }
+    return serialize(r, "HEAD".equalsIgnoreCase(head.method()));
   }
 
   private Response route(String target, String accept) {
@@ -168,23 +212,39 @@ public final class HealthServer implements AutoCloseable {
     return extra != null ? extra.get() : Response.text(404, "not found");
   }
 
-  private static void send(HttpExchange ex, Response r) throws IOException {
-    var h = ex.getResponseHeaders();
-    h.set("Content-Type", r.contentType());
-    h.set("Connection", "close");
+  /** HTTP/1.1 status line, the OBS-7 headers, and the body unless {@code headOnly}. */
+  static byte[] serialize(Response r, boolean headOnly) {
     byte[] body = r.body();
-    if ("HEAD".equalsIgnoreCase(ex.getRequestMethod())) {
-      h.set("Content-Length", Integer.toString(body.length));
-      ex.sendResponseHeaders(r.status(), -1);
-      return;
+    String head =
+        "HTTP/1.1 "
+            + r.status()
+            + " "
+            + reason(r.status())
+            + "\r\nContent-Type: "
+            + r.contentType()
+            + "\r\nContent-Length: "
+            + body.length
+            + "\r\nConnection: close\r\n\r\n";
+    byte[] h = head.getBytes(StandardCharsets.ISO_8859_1);
+    if (headOnly) {
+      return h;
     }
-    // -1 = no body (the JDK then sends Content-Length: 0); 0 would mean chunked
-    ex.sendResponseHeaders(r.status(), body.length == 0 ? -1 : body.length);
-    if (body.length > 0) {
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(body);
-      }
-    }
+    byte[] out = new byte[h.length + body.length];
+    System.arraycopy(h, 0, out, 0, h.length);
+    System.arraycopy(body, 0, out, h.length, body.length);
+    return out;
+  }
+
+  private static String reason(int status) {
+    return switch (status) {
+      case 200 -> "OK";
+      case 400 -> "Bad Request";
+      case 404 -> "Not Found";
+      case 406 -> "Not Acceptable";
+      case 500 -> "Internal Server Error";
+      case 503 -> "Service Unavailable";
+      default -> "Status";
+    };
   }
 
   /** Builder; {@link #start()} binds and starts serving. */
@@ -195,6 +255,8 @@ public final class HealthServer implements AutoCloseable {
     private Supplier<Optional<String>> liveness = Optional::empty;
     private final Map<String, Supplier<Response>> routes = new LinkedHashMap<>();
     private int threads = DEFAULT_THREADS;
+    private Duration headTimeout = DEFAULT_HEAD_TIMEOUT;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private Supplier<StatusSnapshot> status;
 
     private Builder(Readiness readiness) {
@@ -251,6 +313,24 @@ public final class HealthServer implements AutoCloseable {
         throw new IllegalArgumentException("threads must be >= 1");
       }
       this.threads = count;
+      return this;
+    }
+
+    /** OBS-7 request-head timeout (default {@link #DEFAULT_HEAD_TIMEOUT}; tests shorten it). */
+    public Builder headTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("headTimeout must be > 0");
+      }
+      this.headTimeout = timeout;
+      return this;
+    }
+
+    /** Most connections open at once (default {@link #DEFAULT_MAX_CONNECTIONS}). */
+    public Builder maxConnections(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("maxConnections must be >= 1");
+      }
+      this.maxConnections = count;
       return this;
     }
 

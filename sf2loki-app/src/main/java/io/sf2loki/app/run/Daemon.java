@@ -12,6 +12,7 @@ import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.limits.EntryLimiter;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.Pipeline;
 import io.sf2loki.core.spi.CheckpointStore;
@@ -25,6 +26,7 @@ import io.sf2loki.core.term.ActiveTerm;
 import io.sf2loki.core.term.TermListener;
 import io.sf2loki.core.term.TermManager;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
@@ -82,6 +84,7 @@ public final class Daemon {
   private volatile Supplier<Optional<String>> apiReserve = Optional::empty;
   private final StatusWiring status; // FEAT-3 /statusz
   private final SourceStatusBoard board; // FEAT-3, OBS-35: poll results, commit times
+  private final ProgressWatch watch; // FEAT-21
 
   /**
    * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
@@ -128,6 +131,12 @@ public final class Daemon {
     this.board = StatusWiring.newBoard(cfg, options.time().wall());
     this.status =
         new StatusWiring(cfg, Version.get(), readiness, activeTerm, board, options.time().wall());
+    this.watch = new ProgressWatch(options.time().ticker());
+  }
+
+  /** FEAT-21: the {@code wedged: <component>} reason while one is stuck (off at 0). */
+  Optional<String> wedged() {
+    return watch.wedged(cfg.service().livenessTimeout());
   }
 
   /** The instance's metrics, once {@link #run} built them (tests). */
@@ -179,6 +188,8 @@ public final class Daemon {
     closers.push(m);
     closers.push(telemetry);
     m.installQueueDepth(activeTerm::queueDepth);
+    m.installWedged(() -> wedged().isPresent()); // OBS-32
+    TimeSource watched = ProgressWatch.watched(options.time()); // FEAT-21
     registerDegradations();
     logStartup(version);
     cfg.warnings().forEach(w -> log.atWarn().log(w));
@@ -211,6 +222,7 @@ public final class Daemon {
               .address(cfg.service().healthAddr())
               .metrics(telemetry.prometheus().orElse(null))
               .status(status.store(store))
+              .liveness(this::wedged) // FEAT-21
               .start();
       health = h;
       closers.push(h);
@@ -284,7 +296,7 @@ public final class Daemon {
                 new LokiHttpSink(
                     sinkSettings,
                     m,
-                    options.time().sleeper(),
+                    ProgressWatch.watched(options.time().sleeper()),
                     new java.util.Random(),
                     cpu.executor(),
                     options.time().wall()));
@@ -321,7 +333,8 @@ public final class Daemon {
               cfg.sink().loki().structuredMetadataFields(),
               m,
               undecodableTopics,
-              options.time());
+              watched,
+              watch);
       closers.push(pubsub);
     }
     PubSubWiring pubsubWiring = pubsub;
@@ -355,7 +368,7 @@ public final class Daemon {
                         org.rest,
                         store,
                         m,
-                        options.time(),
+                        watched, // FEAT-21: sleeps are waits
                         cpu.executor(),
                         RowTransform.NONE,
                         ownership.elfOwnedElsewhere(), // SRC-24
@@ -368,7 +381,7 @@ public final class Daemon {
                         org.rest,
                         store,
                         m,
-                        options.time(),
+                        watched, // FEAT-21: sleeps are waits
                         cpu.executor(),
                         RowTransform.NONE,
                         java.util.random.RandomGenerator.of("L64X128MixRandom"),
@@ -381,7 +394,7 @@ public final class Daemon {
                         ToolingApi.over(org.rest),
                         store,
                         m,
-                        options.time(),
+                        watched, // FEAT-21: sleeps are waits
                         MetadataTransform.NONE,
                         gate)); // OBS-21
               }
@@ -395,7 +408,7 @@ public final class Daemon {
               EgressGovernor governor =
                   new EgressGovernor(
                       egress,
-                      options.time(),
+                      watched, // FEAT-21: sleeps are waits
                       m,
                       egress.hasBudget()
                           ? store.load(EgressGovernor.BUDGET_KEY)
@@ -415,7 +428,8 @@ public final class Daemon {
                       pubsubWiring.commitTimes().committed(written);
                     }
                   },
-                  governor);
+                  governor,
+                  watch); // FEAT-21: producers and lane consumers
             },
             activeTerm,
             store,

@@ -1,6 +1,7 @@
 package io.sf2loki.app.run;
 
 import io.sf2loki.app.config.PubSubConfig;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Source;
@@ -31,6 +32,7 @@ final class PubSubWiring implements AutoCloseable {
   private final Sf2lokiMetrics metrics;
   private final UndecodableTopics undecodable;
   private final TimeSource time;
+  private final ProgressWatch watch;
   private final PubSubChannels channels;
   private final PubSubCredentials credentials;
   private final SchemaCache schemas;
@@ -42,14 +44,17 @@ final class PubSubWiring implements AutoCloseable {
   /**
    * @param org the org's process-lifetime Salesforce clients
    * @param structuredMetadataFields {@code sink.loki.structured_metadata_fields}
+   * @param watch FEAT-21: each topic reader registers as {@code topic <name>}
    */
   PubSubWiring(
       OrgClients org,
       List<String> structuredMetadataFields,
       Sf2lokiMetrics metrics,
       UndecodableTopics undecodable,
-      TimeSource time) {
+      TimeSource time,
+      ProgressWatch watch) {
     this.org = org;
+    this.watch = watch;
     this.metrics = metrics;
     this.undecodable = undecodable;
     this.time = time;
@@ -102,8 +107,14 @@ final class PubSubWiring implements AutoCloseable {
             time,
             org.rest::serverNow);
     readers.reportTo(reporter);
+    io.sf2loki.salesforce.pubsub.TopicRunner watched =
+        (topic, bridge, stop) -> {
+          try (ProgressWatch.Beat beat = watch.register("topic " + topic)) { // FEAT-21
+            readers.run(topic, bridge, stop);
+          }
+        };
     return new PubSubSource(
-        sourceSettings, readers, PubSubSource.SObjectLister.over(org.rest), ownership, time);
+        sourceSettings, watched, PubSubSource.SObjectLister.over(org.rest), ownership, time);
   }
 
   /** The commit listener that dates committed replay ids (PS-15 age); process lifetime. */

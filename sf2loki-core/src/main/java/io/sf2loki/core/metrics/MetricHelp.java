@@ -55,7 +55,8 @@ final class MetricHelp {
           Map.entry("sf2loki_pubsub_stream_stalls", "Pub/Sub watchdog reconnects"),
           Map.entry("sf2loki_pubsub_decode_stalls", "Pub/Sub topics stuck on an undecodable event"),
           Map.entry("sf2loki_decode_errors", "Pub/Sub payloads that failed to decode"),
-          Map.entry("sf2loki_queue_depth", "Entries queued over all lanes"));
+          Map.entry("sf2loki_queue_depth", "Entries queued over all lanes"),
+          Map.entry("sf2loki_wedged", "1 while /healthz reports a wedged component"));
 
   private MetricHelp() {}
 

@@ -9,6 +9,7 @@ import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.api.metrics.ObservableLongGauge;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -155,6 +156,8 @@ public final class Sf2lokiMetrics implements AutoCloseable {
 
   private final AtomicReference<LongSupplier> queueDepth = new AtomicReference<>();
   private final ObservableLongGauge queueDepthGauge;
+  private final AtomicReference<BooleanSupplier> wedged = new AtomicReference<>();
+  private final ObservableLongGauge wedgedGauge;
   private final List<GaugeValues> gauges;
 
   /**
@@ -259,6 +262,16 @@ public final class Sf2lokiMetrics implements AutoCloseable {
                   LongSupplier s = queueDepth.get();
                   obs.record(s == null ? 0 : s.getAsLong());
                 });
+    wedgedGauge =
+        m.gaugeBuilder("sf2loki_wedged")
+            .setDescription(MetricHelp.of("sf2loki_wedged"))
+            .ofLongs()
+            .setUnit("")
+            .buildWithCallback(
+                obs -> {
+                  BooleanSupplier s = wedged.get();
+                  obs.record(s != null && s.getAsBoolean() ? 1 : 0);
+                });
     gauges =
         List.of(
             lastPushSuccessTimestampSeconds,
@@ -298,8 +311,18 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     queueDepth.set(supplier);
   }
 
+  /**
+   * Installs the FEAT-21 wedge check read by {@code sf2loki_wedged} (OBS-32; 0 until installed).
+   *
+   * @param check true while {@code /healthz} reports a wedged component
+   */
+  public void installWedged(BooleanSupplier check) {
+    wedged.set(check);
+  }
+
   @Override
   public void close() {
+    wedgedGauge.close();
     queueDepthGauge.close();
     gauges.forEach(GaugeValues::close);
   }

@@ -3,6 +3,7 @@ package io.sf2loki.core.pipeline;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.sf2loki.core.egress.BudgetValue;
 import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.time.StopSignal;
@@ -137,7 +138,9 @@ public final class Committer {
       // STATE-16: while the store fails, the lane that just pushed waits here, so at most one
       // batch per lane is delivered beyond the last committed checkpoint
       while (outage.failing() && !finished && !suppressed && !termStop.isStopped()) {
-        changed.await();
+        try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21: a lane held here
+          changed.await();
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package io.sf2loki.core.pipeline;
 
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.Lane;
@@ -168,6 +169,7 @@ final class LaneConsumer {
     long intervalNanos = settings.flushInterval().toNanos();
     List<LogEntry> taken = this.taken;
     while (true) {
+      ProgressWatch.progress(); // FEAT-21: at least once per flush interval
       if (leadership.lost()) {
         throw new LeadershipLost(null);
       }

@@ -1,6 +1,7 @@
 package io.sf2loki.core.pipeline;
 
 import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.EntryEmitter;
@@ -51,6 +52,7 @@ final class LaneEmitter implements EntryEmitter {
 
   @Override
   public boolean emit(LogEntry entry) throws InterruptedException {
+    ProgressWatch.progress(); // FEAT-21
     if (entry.checkpointOnly()) {
       return queue.put(entry);
     }
@@ -74,6 +76,7 @@ final class LaneEmitter implements EntryEmitter {
    */
   @Override
   public int emitAll(List<LogEntry> entries) throws InterruptedException {
+    ProgressWatch.progress(); // FEAT-21
     int n = entries.size();
     if (n == 0) {
       return 0;

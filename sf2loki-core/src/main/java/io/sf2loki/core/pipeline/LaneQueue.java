@@ -1,5 +1,6 @@
 package io.sf2loki.core.pipeline;
 
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.time.StopSignal;
@@ -114,7 +115,9 @@ public final class LaneQueue {
     lock.lockInterruptibly();
     try {
       while (!stop.isStopped() && isFull(entry)) {
-        notFull.await();
+        try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21
+          notFull.await();
+        }
       }
       if (stop.isStopped()) {
         return false;
@@ -161,7 +164,9 @@ public final class LaneQueue {
             notEmpty.signal(); // the lane is full: no reason to let the consumer slice on
           }
           do {
-            notFull.await();
+            try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21
+              notFull.await();
+            }
           } while (!stop.isStopped() && isFull(entry));
         }
         if (stop.isStopped()) {
@@ -296,7 +301,7 @@ public final class LaneQueue {
       consumerWaiting = true;
       consumerSlicing = busy;
       long left;
-      try {
+      try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21
         left = notEmpty.awaitNanos(slice);
       } finally {
         consumerWaiting = false;

@@ -3,6 +3,7 @@ package io.sf2loki.core.pipeline;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.egress.EgressSettings;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
@@ -51,6 +52,7 @@ public final class Pipeline {
   private final Map<Lane, LaneQueue> queues = new EnumMap<>(Lane.class);
   private final Map<Lane, LaneConsumer> consumers = new EnumMap<>(Lane.class);
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final ProgressWatch watch; // FEAT-21 (a private, unread one when not watched)
   private boolean ran;
 
   /**
@@ -99,6 +101,28 @@ public final class Pipeline {
       UnaryOperator<LogEntry> limiter,
       CommitListener commitListener,
       EgressGovernor governor) {
+    this(settings, sources, sink, store, metrics, time, limiter, commitListener, governor, null);
+  }
+
+  /**
+   * As {@link #Pipeline(PipelineSettings, List, Sink, CheckpointStore, Sf2lokiMetrics, TimeSource,
+   * UnaryOperator, CommitListener, EgressGovernor)}, with each producer and lane consumer
+   * registered on {@code watch} (FEAT-21: {@code source <name>}, {@code lane <lane>}); the term's
+   * sleeper waits count as stop-aware waits.
+   */
+  public Pipeline(
+      PipelineSettings settings,
+      List<Source> sources,
+      Sink sink,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource termTime,
+      UnaryOperator<LogEntry> limiter,
+      CommitListener commitListener,
+      EgressGovernor governor,
+      ProgressWatch watch) {
+    TimeSource time = watch != null ? ProgressWatch.watched(termTime) : termTime;
+    this.watch = watch != null ? watch : new ProgressWatch(time.ticker());
     this.governor = governor;
     this.settings = settings;
     this.sources = List.copyOf(sources);
@@ -286,7 +310,7 @@ public final class Pipeline {
               .name("producer-" + source.name())
               .start(
                   () -> {
-                    try {
+                    try (var beat = watch.register("source " + source.name())) {
                       source.run(emitter, pipelineStop);
                     } catch (InterruptedException ex) {
                       Thread.currentThread().interrupt();
@@ -304,7 +328,7 @@ public final class Pipeline {
               .name("consumer-" + c.getKey().label())
               .start(
                   () -> {
-                    try {
+                    try (var beat = watch.register("lane " + c.getKey().label())) {
                       c.getValue().run();
                     } catch (InterruptedException ex) {
                       Thread.currentThread().interrupt();

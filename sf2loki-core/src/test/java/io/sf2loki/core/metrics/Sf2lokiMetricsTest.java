@@ -118,8 +118,9 @@ class Sf2lokiMetricsTest {
     // both directions: every registered name is in the catalogue (above) and every catalogue
     // name is registered
     assertThat(names).containsExactlyInAnyOrderElementsOf(catalogue.keySet());
-    // every instrument field was exported (one metric each) plus the queue-depth gauge
-    assertThat(names).hasSize(fields.size() + 1).contains("sf2loki_queue_depth");
+    // every instrument field was exported (one metric each) plus the queue-depth and the
+    // wedged (OBS-32) gauges, which are observed callbacks
+    assertThat(names).hasSize(fields.size() + 2).contains("sf2loki_queue_depth", "sf2loki_wedged");
     assertThat(names)
         .contains(
             "sf2loki_events_ingested",

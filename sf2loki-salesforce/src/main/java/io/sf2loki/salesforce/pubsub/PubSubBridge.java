@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.pubsub;
 
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.time.StopSignal;
@@ -106,7 +107,9 @@ public final class PubSubBridge implements BridgeWriter {
         waitingWriters++;
         try {
           while (!stop.isStopped() && !closed && mustWait(cost)) {
-            notFull.await();
+            try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21
+              notFull.await();
+            }
           }
         } finally {
           waitingWriters--;
@@ -174,7 +177,9 @@ public final class PubSubBridge implements BridgeWriter {
     lock.lockInterruptibly();
     try {
       while (queue.isEmpty() && !stop.isStopped() && !closed) {
-        notEmpty.await();
+        try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21
+          notEmpty.await();
+        }
       }
       if (queue.isEmpty() || stop.isStopped() || closed) {
         return false;

@@ -13,6 +13,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
@@ -545,7 +546,10 @@ public final class TopicReader {
       }
       long pollNanos = settings.inboxPoll().toNanos();
       while (true) {
-        Signal s = inbox.poll(pollNanos, TimeUnit.NANOSECONDS);
+        Signal s;
+        try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21: the server's turn
+          s = inbox.poll(pollNanos, TimeUnit.NANOSECONDS);
+        }
         if (stop.isStopped()) {
           return end(Kind.STOPPED);
         }
