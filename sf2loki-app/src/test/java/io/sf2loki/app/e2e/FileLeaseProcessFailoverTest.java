@@ -6,17 +6,13 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.app.e2e.support.ChildJvm;
-import io.sf2loki.app.e2e.support.ConfigText;
+import io.sf2loki.app.e2e.support.FileLeaseConfig;
+import io.sf2loki.app.e2e.support.Health;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
 import io.sf2loki.sim.loki.ReceivedEntry;
 import io.sf2loki.sim.org.SimObjectRecord;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,10 +119,10 @@ class FileLeaseProcessFailoverTest {
                 + BATCH
                 + "\n    egress:\n      max_lines_per_second: 800\n");
     Path leaseFile = scenario.dir().resolve("leader.lease");
-    int portA = freePort();
-    int portB = freePort();
+    int portA = Health.freePort();
+    int portB = Health.freePort();
     while (portB == portA) {
-      portB = freePort();
+      portB = Health.freePort();
     }
     first = start(base, leaseFile, "replica-a", portA);
     second = start(base, leaseFile, "replica-b", portB);
@@ -195,44 +191,13 @@ class FileLeaseProcessFailoverTest {
   }
 
   private ChildJvm start(Path base, Path leaseFile, String holder, int port) throws IOException {
-    Path cfg =
-        ConfigText.read(base)
-            .replace("health_addr: \"127.0.0.1:0\"", "health_addr: \"127.0.0.1:" + port + "\"")
-            .insertAfter("state:", "  store: file\n")
-            .replace(
-                "service:\n",
-                "coordinate:\n"
-                    + "  type: file_lease\n"
-                    + "  file_lease:\n"
-                    + "    path: \""
-                    + leaseFile
-                    + "\"\n"
-                    + "    ttl: "
-                    + TTL.toSeconds()
-                    + "s\n"
-                    + "    renew_interval: "
-                    + RENEW.toSeconds()
-                    + "s\n"
-                    + "    holder_id: "
-                    + holder
-                    + "\n"
-                    + "service:\n")
-            .writeTo(scenario.dir().resolve(holder + ".yaml"));
+    Path cfg = FileLeaseConfig.write(base, scenario.dir(), leaseFile, holder, port, TTL, RENEW);
     return ChildJvm.start(scenario.dir(), List.of("-Xmx256m"), "run", "--config", cfg.toString());
   }
 
   /** {@code "<status> <body>"} of {@code GET /readyz}, or {@code "down"} while nothing answers. */
   private String readyz(Replica r) throws InterruptedException {
-    HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.port() + "/readyz"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    try {
-      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
-      return resp.statusCode() + " " + resp.body().strip();
-    } catch (IOException e) {
-      return "down";
-    }
+    return Health.readyz(http, r.port());
   }
 
   /** Stored entries per record {@code Id} (the line is the record's canonical JSON). */
@@ -242,12 +207,5 @@ class FileLeaseProcessFailoverTest {
       out.merge(JSON.readTree(e.line()).path("Id").asText(), 1, Integer::sum);
     }
     return out;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
   }
 }
