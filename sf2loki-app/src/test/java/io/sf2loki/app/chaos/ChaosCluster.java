@@ -236,11 +236,24 @@ final class ChaosCluster implements AutoCloseable {
     return Duration.ofNanos(System.nanoTime() - t0);
   }
 
-  /** {@code /readyz} of both replicas, leader first. */
-  List<String> readiness() throws InterruptedException {
-    int l = Math.max(0, leader());
-    return List.of(
-        Health.readyz(http, replicas[l].port), Health.readyz(http, replicas[1 - l].port));
+  /**
+   * {@code /readyz} of both replicas, leader first, once they answer {@code 200 ready} and {@code
+   * 503 standby} or {@code limit} passed (a restarted standby answers {@code not ready} while its
+   * AUTH-9 start-up probe still retries against a faulty org).
+   */
+  List<String> awaitReadiness(Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    List<String> both;
+    do {
+      int l = Math.max(0, leader());
+      both =
+          List.of(Health.readyz(http, replicas[l].port), Health.readyz(http, replicas[1 - l].port));
+      if (both.equals(List.of("200 ready", "503 standby"))) {
+        return both;
+      }
+      TimeUnit.MILLISECONDS.sleep(100); // real processes: poll their health servers
+    } while (System.nanoTime() < deadline);
+    return both;
   }
 
   /** Reads both processes' drop counters (kept per process lifetime: counters reset on restart). */

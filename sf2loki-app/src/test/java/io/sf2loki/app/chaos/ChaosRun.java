@@ -121,9 +121,10 @@ record ChaosRun(long seed, int steps, Duration duration) {
       ChaosSchedule.Step s = schedule.step(done[0]);
       long dupsBefore = c.receiver().duplicatesDropped();
       FaultCatalog.inject(c, s);
+      // new data while the fault holds: pushes, downloads and commits meet it
+      c.generate(s.pubsubEvents(), s.objectRows(), s.elfType(), s.elfRows(), 1000L + s.index());
       c.hold(s.kind() == Kind.KILL9_IN_LOKI_OUTAGE ? s.hold().dividedBy(2) : s.hold());
       FaultCatalog.clear(c);
-      c.generate(s.pubsubEvents(), s.objectRows(), s.elfType(), s.elfRows(), 1000L + s.index());
       Duration rec = c.awaitLeader(RECOVERY_LIMIT);
       worst = rec.compareTo(worst) > 0 ? rec : worst;
       c.scrapeAll();
@@ -137,7 +138,7 @@ record ChaosRun(long seed, int steps, Duration duration) {
       done[0]++;
     }
     Duration liveness = liveness(c);
-    List<String> ready = c.readiness();
+    List<String> ready = c.awaitReadiness(RECOVERY_LIMIT);
     c.scrapeAll();
     Ledger.Result result = c.ledger().result(c.receiver().entries(), c.liveDrops());
     Report report =
