@@ -198,9 +198,14 @@ final class ChaosCluster implements AutoCloseable {
       r.child.process().destroyForcibly();
       assertThat(r.child.process().waitFor(20, TimeUnit.SECONDS)).as("SIGKILL took").isTrue();
     } else {
+      // before its health server is up the JVM may not have installed the daemon's stop hook yet:
+      // then SIGTERM ends it with the JVM's 128 + 15
+      boolean started = !Health.readyz(http, r.port).equals("down");
       r.child.process().destroy();
       int exit = r.child.waitFor(Duration.ofSeconds(60));
-      assertThat(exit).as("exit status after SIGTERM; stderr:\n%s", tail(r)).isZero();
+      if (started || exit != 143) {
+        assertThat(exit).as("exit status after SIGTERM; stderr:\n%s", tail(r)).isZero();
+      }
     }
     processStops++;
     if (target == current) {
@@ -293,7 +298,7 @@ final class ChaosCluster implements AutoCloseable {
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("UserId", "005xx0000000001AAA");
       fields.put("LoginType", "Application");
-      fields.put("Status", "Success");
+      fields.put("Status", i % 4 == 3 ? FaultCatalog.REJECTED : "Success");
       fields.put("SourceIp", "198.51.100." + (i % 250 + 1));
       org().objects().add(OBJECT, ts, fields);
     }

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.Test;
 @Tag("chaos")
 class ChaosSuiteTest {
   static final long BOUNDED_SEED = 20261203L;
-  static final int BOUNDED_STEPS = 13;
+  static final int BOUNDED_STEPS = 14;
 
   @Test
   @DisplayName(
       "FEAT-22, HA-10, PIPE-1, PIPE-8, PS-11, PS-15, ELF-10: two daemon processes on a file lease,"
           + " every source on; seeded kill -9 / SIGTERM (leader and standby), Loki 429/5xx/400/413"
-          + " storms and an outage, Salesforce 5xx/401/REQUEST_LIMIT_EXCEEDED, Pub/Sub UNAVAILABLE,"
+          + " storms (per-entry and request-wide 400) and an outage, Salesforce 5xx/401/REQUEST_LIMIT_EXCEEDED, Pub/Sub UNAVAILABLE,"
           + " replayid.corrupted and stalls: nothing lost (missing ≤ counted drops), duplicates ≤"
           + " one batch per lane per crash, no checkpoint moves backwards, every source catches up"
           + " after the last fault and one replica is ready")

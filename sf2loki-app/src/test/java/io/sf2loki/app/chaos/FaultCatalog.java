@@ -14,6 +14,9 @@ import java.time.Duration;
  * {@code PubSubFaults}).
  */
 final class FaultCatalog {
+  /** Marker of the LoginHistory rows a {@link Kind#LOKI_400} storm rejects (one in four). */
+  static final String REJECTED = "Invalid Password";
+
   private FaultCatalog() {}
 
   /** A fault, its printed name, its draw weight and whether it stops a daemon process. */
@@ -23,8 +26,9 @@ final class FaultCatalog {
     KILL9_IN_LOKI_OUTAGE("kill -9 during a Loki 503 outage", 5, true),
     LOKI_429("Loki 429 storm (Retry-After 1s)", 6, false),
     LOKI_5XX("Loki 5xx storm", 5, false),
-    LOKI_400("Loki 400 storm", 3, false),
-    LOKI_413("Loki 413 storm (2 KiB body limit)", 3, false),
+    LOKI_400("Loki 400 storm (per-entry rejection of lines with '" + REJECTED + "')", 3, false),
+    LOKI_400_WIDE("Loki request-wide 400 storm (SINK-10 split-storm guard: retried)", 2, false),
+    LOKI_413("Loki 413 storm (512-byte body limit)", 3, false),
     SF_5XX("Salesforce 5xx on query and log file download", 4, false),
     SF_401("Salesforce token expiry (401)", 3, false),
     SF_REQUEST_LIMIT("Salesforce 403 REQUEST_LIMIT_EXCEEDED", 3, false),
@@ -77,8 +81,9 @@ final class FaultCatalog {
           c.receiver()
               .faults()
               .add(LokiFault.status(500 + step.index() % 4).untilCleared()); // 500..503
-      case LOKI_400 -> c.receiver().faults().add(LokiFault.status(400).untilCleared());
-      case LOKI_413 -> c.receiver().faults().maxBodyBytes(2048);
+      case LOKI_400 -> c.receiver().faults().rejectLinesContaining(REJECTED);
+      case LOKI_400_WIDE -> c.receiver().faults().add(LokiFault.status(400).untilCleared());
+      case LOKI_413 -> c.receiver().faults().maxBodyBytes(512);
       case SF_5XX -> {
         c.org().faults().add(SimEndpoint.QUERY, Fault.status(503).untilCleared());
         c.org().faults().add(SimEndpoint.LOGFILE, Fault.status(500).untilCleared());
