@@ -38,6 +38,7 @@ record ChaosRun(long seed, int steps, Duration duration) {
       long seed,
       int stepsRun,
       Map<Kind, Integer> faults,
+      Map<Kind, Long> duplicatesByStep,
       int processStops,
       int leaderStops,
       int leaseChanges,
@@ -55,7 +56,8 @@ record ChaosRun(long seed, int steps, Duration duration) {
     @Override
     public String toString() {
       return String.format(
-          "CHAOS REPORT seed=%d steps=%d elapsed=%ds%n  faults=%s%n  process stops=%d (leader"
+          "CHAOS REPORT seed=%d steps=%d elapsed=%ds%n  faults=%s%n  duplicates seen during"
+              + " steps of each kind=%s%n  process stops=%d (leader"
               + " %d), lease changes (flaps)=%d, Loki storms=%d%n  generated=%d lost=%d missing=%d"
               + " dropped-and-counted=%s extra(uncollapsed re-sends)=%d%n  duplicates=%d"
               + " (bound %d per crash x %d + replay-fallback allowance %d), worst one crash"
@@ -65,6 +67,7 @@ record ChaosRun(long seed, int steps, Duration duration) {
           stepsRun,
           elapsed.toSeconds(),
           faults,
+          duplicatesByStep,
           processStops,
           leaderStops,
           leaseChanges,
@@ -113,6 +116,7 @@ record ChaosRun(long seed, int steps, Duration duration) {
   private Report run(ChaosSchedule schedule, ChaosCluster c, long t0, int[] done) throws Exception {
     c.awaitLeader(START_LIMIT);
     Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+    Map<Kind, Long> dupsByKind = new EnumMap<>(Kind.class);
     Duration worst = Duration.ZERO;
     long maxCrashDups = 0;
     long storms = 0;
@@ -134,6 +138,7 @@ record ChaosRun(long seed, int steps, Duration duration) {
       }
       storms += s.kind().isLokiStorm() ? 1 : 0;
       counts.merge(s.kind(), 1, Integer::sum);
+      dupsByKind.merge(s.kind(), dups, Long::sum);
       System.out.printf("chaos %s -> recovered in %dms, +%d duplicates%n", s, rec.toMillis(), dups);
       done[0]++;
     }
@@ -146,6 +151,7 @@ record ChaosRun(long seed, int steps, Duration duration) {
             seed,
             done[0],
             counts,
+            dupsByKind,
             c.processStops(),
             c.leaderStops(),
             c.monitor().epochChanges(),
