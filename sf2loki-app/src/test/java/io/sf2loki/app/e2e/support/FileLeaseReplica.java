@@ -48,29 +48,12 @@ public final class FileLeaseReplica implements AutoCloseable {
       HealthProbe health)
       throws IOException {
     int port = HealthProbe.freePort();
-    ConfigText text =
-        ConfigText.read(base)
-            .replace("health_addr: \"127.0.0.1:0\"", "health_addr: \"127.0.0.1:" + port + "\"")
-            .insertAfter("state:", "  store: file\n")
-            .replace(
-                "service:\n",
-                "coordinate:\n"
-                    + "  type: file_lease\n"
-                    + "  file_lease:\n"
-                    + "    path: \""
-                    + lease.file()
-                    + "\"\n"
-                    + "    ttl: "
-                    + lease.ttl().toSeconds()
-                    + "s\n"
-                    + "    renew_interval: "
-                    + lease.renew().toSeconds()
-                    + "s\n"
-                    + "    holder_id: "
-                    + holder
-                    + "\n"
-                    + "service:\n");
-    Path cfg = edit.apply(text).writeTo(workDir.resolve(holder + ".yaml"));
+    Path cfg =
+        FileLeaseConfig.write(
+            base, workDir, lease.file(), holder, port, lease.ttl(), lease.renew());
+    if (edit != null) {
+      edit.apply(ConfigText.read(cfg)).writeTo(cfg);
+    }
     ChildJvm child =
         ChildJvm.start(workDir, List.of("-Xmx256m"), "run", "--config", cfg.toString());
     return new FileLeaseReplica(child, port, holder, health);
