@@ -25,7 +25,10 @@ final class DaemonProcess implements AutoCloseable {
 
   private final Process process;
   private final Path log;
-  private final int healthPort;
+  private static final java.util.regex.Pattern LISTENING =
+      java.util.regex.Pattern.compile("health server listening.*health_addr=\"?[^\\s\"]*:(\\d+)");
+
+  private volatile int healthPort;
   private final long startNanos;
 
   private DaemonProcess(Process process, Path log, int healthPort, long startNanos) {
@@ -43,7 +46,9 @@ final class DaemonProcess implements AutoCloseable {
    * @param javaHome the runtime ({@code JAVA_HOME})
    * @param jvmDefaults the image's {@code SF2LOKI_JVM_DEFAULTS}
    * @param javaOpts {@code SF2LOKI_JAVA_OPTS} (e.g. {@code -XX:MaxRAM=256m})
-   * @param healthPort the port of {@code service.health_addr} in {@code config}
+   * @param healthPort the port of {@code service.health_addr} in {@code config}; 0 = read the bound
+   *     port from the daemon's INFO line {@code health server listening} (no port race with other
+   *     processes on a shared machine)
    */
   static DaemonProcess start(
       Path launcher,
@@ -90,12 +95,25 @@ final class DaemonProcess implements AutoCloseable {
         throw new IOException(
             "daemon exited with " + process.exitValue() + " before ready; log: " + tail());
       }
-      if (status("/readyz") == 200) {
+      if (healthPort == 0) {
+        healthPort = boundPort();
+      }
+      if (healthPort != 0 && status("/readyz") == 200) {
         return (System.nanoTime() - startNanos) / 1_000_000;
       }
       Thread.sleep(20); // poll period of a real process over the network
     }
     throw new IOException("daemon not ready within " + timeout + "; log: " + tail());
+  }
+
+  /** The port of the daemon's {@code health server listening} log line, or 0 before it. */
+  private int boundPort() {
+    try {
+      java.util.regex.Matcher m = LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
+      return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    } catch (IOException e) {
+      return 0;
+    }
   }
 
   /** GET on the health server: the status, or 0 when nothing answered. */
@@ -145,6 +163,20 @@ final class DaemonProcess implements AutoCloseable {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     return process.exitValue();
+  }
+
+  /**
+   * User + system CPU time of the JVM so far ({@code /proc/<pid>/stat} fields 14 and 15, at 100
+   * clock ticks per second, the Linux default), in milliseconds; -1 when unreadable.
+   */
+  long cpuMillis() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   /** The exit status, once exited. */

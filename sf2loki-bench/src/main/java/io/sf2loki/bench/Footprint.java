@@ -5,7 +5,6 @@ import io.sf2loki.sim.org.SimOrg;
 import io.sf2loki.sim.pubsub.SimPubSub;
 import io.sf2loki.sim.pubsub.SimServers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +47,8 @@ import java.util.regex.Pattern;
  * {@code --java-opts "..."} (added after {@code -XX:MaxRAM}), {@code --jvm-defaults "..."}
  * (default: the Jib {@code SF2LOKI_JVM_DEFAULTS} read from {@code sf2loki-app/pom.xml}), {@code
  * --nmt} (native memory tracking summary at the end), {@code --queue-max-bytes N} (16 MiB), {@code
- * --bridge-max-bytes N} (16 MiB). Run from the repository root.
+ * --bridge-max-bytes N} (16 MiB), {@code --gc container|host} ({@code container}: adds {@code
+ * -XX:+UseSerialGC} below 1792 MiB, see {@link #containerGc}). Run from the repository root.
  */
 public final class Footprint {
   private static final Pattern JVM_DEFAULTS =
@@ -65,9 +65,13 @@ public final class Footprint {
     this.work = work;
     this.jvmDefaults =
         opt.containsKey("jvm-defaults") ? opt.get("jvm-defaults") : imageJvmDefaults();
+    String maxRam = opt.getOrDefault("max-ram", "256m");
     this.javaOpts =
         ("-XX:MaxRAM="
-                + opt.getOrDefault("max-ram", "256m")
+                + maxRam
+                + (containerGc(maxRam, opt.getOrDefault("gc", "container"))
+                    ? " -XX:+UseSerialGC"
+                    : "")
                 + " "
                 + opt.getOrDefault("java-opts", ""))
             .trim();
@@ -106,25 +110,35 @@ public final class Footprint {
   private void startToReady(SimServers sim) throws Exception {
     int starts = Integer.parseInt(opt.getOrDefault("starts", "5"));
     List<Long> ms = new ArrayList<>();
+    List<Long> cpuMs = new ArrayList<>();
     for (int i = 0; i < starts; i++) {
-      int port = freePort();
+      int port = 0; // bound by the daemon, read from its log
       Path cfg = writeConfig(sim, "ready-" + i, port, false);
       try (DaemonProcess d = launch(cfg, "ready-" + i, port)) {
         long t = d.awaitReady(Duration.ofSeconds(60));
+        long cpu = d.cpuMillis();
         ms.add(t);
+        cpuMs.add(cpu);
         int status = d.stop(Duration.ofSeconds(40));
         System.out.printf(
-            Locale.ROOT, "  start %d: ready after %d ms (exit %d)%n", i + 1, t, status);
+            Locale.ROOT,
+            "  start %d: ready after %d ms, %d ms CPU (exit %d)%n",
+            i + 1,
+            t,
+            cpu,
+            status);
       }
     }
     List<Long> sorted = ms.stream().sorted().toList();
     System.out.printf(
         Locale.ROOT,
-        "FOOTPRINT start-to-ready over %d starts: median %d ms, min %d ms, max %d ms (load %s)%n",
+        "FOOTPRINT start-to-ready over %d starts: median %d ms, min %d ms, max %d ms;"
+            + " CPU (user+sys) until ready median %d ms (load %s)%n",
         sorted.size(),
         sorted.get(sorted.size() / 2),
         sorted.get(0),
         sorted.get(sorted.size() - 1),
+        cpuMs.stream().sorted().toList().get(cpuMs.size() / 2),
         ProcessStats.loadAverage());
   }
 
@@ -133,7 +147,7 @@ public final class Footprint {
         addBigFile(sim.org(), Long.parseLong(opt.getOrDefault("elf-bytes", "1073741824")));
     int rate = Integer.parseInt(opt.getOrDefault("rate", "2000"));
     int seconds = Integer.parseInt(opt.getOrDefault("seconds", "300"));
-    int port = freePort();
+    int port = 0; // bound by the daemon, read from its log
     Path cfg = writeConfig(sim, "load", port, true);
     AtomicLong published = new AtomicLong();
     long t0 = System.nanoTime();
@@ -318,7 +332,7 @@ public final class Footprint {
             path: "%s"
         service:
           health_addr: "127.0.0.1:%d"
-          log_level: warning
+          log_level: info
           log_format: logfmt
           telemetry:
             prometheus:
@@ -340,6 +354,23 @@ public final class Footprint {
     return p;
   }
 
+  /**
+   * Whether to add {@code -XX:+UseSerialGC}: inside a container the JVM sees the memory limit as
+   * physical memory and, below 1792 MiB, is not on a "server-class machine", so its ergonomics pick
+   * the serial collector; {@code -XX:MaxRAM} on a bigger host does not change that choice (G1 would
+   * run). {@code --gc host} keeps the host's choice.
+   */
+  static boolean containerGc(String maxRam, String mode) {
+    if (!mode.equals("container")) {
+      return false;
+    }
+    String v = maxRam.toLowerCase(Locale.ROOT);
+    long mult =
+        v.endsWith("g") ? 1L << 30 : v.endsWith("m") ? 1L << 20 : v.endsWith("k") ? 1L << 10 : 1;
+    long bytes = Long.parseLong(v.replaceAll("[gmk]$", "")) * mult;
+    return bytes < 1792L << 20;
+  }
+
   /** {@code SF2LOKI_JVM_DEFAULTS} of the Jib image configuration (SPEC DEP-2). */
   private static String imageJvmDefaults() throws IOException {
     String pom = Files.readString(Path.of("sf2loki-app/pom.xml"), StandardCharsets.UTF_8);
@@ -349,12 +380,6 @@ public final class Footprint {
           "no SF2LOKI_JVM_DEFAULTS in sf2loki-app/pom.xml (run from the repo root)");
     }
     return m.group(1).trim();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   private static String pem(KeyPair keys) {

@@ -84,11 +84,11 @@ public final class ConfigLoader {
   public Sf2lokiConfig load(Path yamlOrNull, Map<String, String> env) {
     ObjectNode tree =
         yamlOrNull == null ? JsonNodeFactory.instance.objectNode() : readYaml(yamlOrNull);
-    return load(tree, env);
+    return loadTree(tree, env);
   }
 
   /** {@link #load(Path, Map)} over an already parsed file; {@code tree} is changed in place. */
-  Sf2lokiConfig load(ObjectNode tree, Map<String, String> env) {
+  Sf2lokiConfig loadTree(ObjectNode tree, Map<String, String> env) {
     interpolateObject(tree, env);
     mergeEnvironment(tree, env);
     OtelEnvironment.applyDefaults(

@@ -96,7 +96,9 @@ final class HelmSecrets {
     if (known != null) {
       return known;
     }
-    String base = configPath.substring(configPath.lastIndexOf('.') + 1).replaceAll("_file$", "");
+    String leaf = configPath.substring(configPath.lastIndexOf('.') + 1);
+    String stripped = leaf.replaceAll("_file$", "");
+    String base = secretKeys.contains(stripped) ? stripped : leaf;
     String parent =
         configPath.contains(".") ? configPath.substring(0, configPath.lastIndexOf('.')) : "";
     String key = unique(name(parent, org, base));

@@ -98,7 +98,7 @@ public final class HelmValues {
   /** Validates like {@code --check} but without reading secret files (they are not here). */
   private static void check(ObjectNode tree, List<String> notes) {
     try {
-      new ConfigLoader(p -> "placeholder").load(tree.deepCopy(), System.getenv());
+      new ConfigLoader(p -> "placeholder").loadTree(tree.deepCopy(), System.getenv());
     } catch (ConfigException e) {
       if (!String.valueOf(e.getMessage()).contains("undefined environment variable")) {
         throw e;
