@@ -46,6 +46,7 @@ final class DaemonProcess implements AutoCloseable {
    * @param javaHome the runtime ({@code JAVA_HOME})
    * @param jvmDefaults the image's {@code SF2LOKI_JVM_DEFAULTS}
    * @param javaOpts {@code SF2LOKI_JAVA_OPTS} (e.g. {@code -XX:MaxRAM=256m})
+   * @param extraEnv more environment variables (e.g. {@code MALLOC_ARENA_MAX})
    * @param healthPort the port of {@code service.health_addr} in {@code config}; 0 = read the bound
    *     port from the daemon's INFO line {@code health server listening} (no port race with other
    *     processes on a shared machine)
@@ -56,6 +57,7 @@ final class DaemonProcess implements AutoCloseable {
       Path javaHome,
       String jvmDefaults,
       String javaOpts,
+      Map<String, String> extraEnv,
       Path config,
       Path log,
       int healthPort)
@@ -69,6 +71,7 @@ final class DaemonProcess implements AutoCloseable {
     env.put("JAVA_HOME", javaHome.toString());
     env.put("SF2LOKI_JVM_DEFAULTS", jvmDefaults);
     env.put("SF2LOKI_JAVA_OPTS", javaOpts);
+    env.putAll(extraEnv);
     long t0 = System.nanoTime();
     return new DaemonProcess(pb.start(), log, healthPort, t0);
   }

@@ -1,10 +1,12 @@
 package io.sf2loki.bench;
 
 import io.sf2loki.sim.elf.GeneratedLogFile;
+import io.sf2loki.sim.org.LogFileBody;
 import io.sf2loki.sim.org.SimOrg;
 import io.sf2loki.sim.pubsub.SimPubSub;
 import io.sf2loki.sim.pubsub.SimServers;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +50,8 @@ import java.util.regex.Pattern;
  * (default: the Jib {@code SF2LOKI_JVM_DEFAULTS} read from {@code sf2loki-app/pom.xml}), {@code
  * --nmt} (native memory tracking summary at the end), {@code --queue-max-bytes N} (16 MiB), {@code
  * --bridge-max-bytes N} (16 MiB), {@code --gc container|host} ({@code container}: adds {@code
- * -XX:+UseSerialGC} below 1792 MiB, see {@link #containerGc}). Run from the repository root.
+ * -XX:+UseSerialGC} below 1792 MiB, see {@link #containerGc}), {@code --env K=V,K2=V2} (extra
+ * environment, e.g. {@code MALLOC_ARENA_MAX=2}). Run from the repository root.
  */
 public final class Footprint {
   private static final Pattern JVM_DEFAULTS =
@@ -246,7 +249,8 @@ public final class Footprint {
         Locale.ROOT,
         """
         FOOTPRINT load: ELF %,d rows (%s bytes) + Pub/Sub %,d events at %s/s for %s s
-        FOOTPRINT peak RSS: VmHWM %.1f MiB, max sampled VmRSS %.1f MiB (limit %s)
+        FOOTPRINT peak RSS: VmHWM %.1f MiB, max sampled VmRSS %.1f MiB (of it RssAnon %.1f MiB,
+          RssFile %.1f MiB at that sample) (limit %s)
         FOOTPRINT OOM: %s (alive at end %s, exit status %d)
         FOOTPRINT delivered: receiver accepted %,d of %,d generated (all: %s); daemon ingested %s; dropped %s
         FOOTPRINT ready after %d ms in the load run; load average %s
@@ -258,6 +262,8 @@ public final class Footprint {
         opt.getOrDefault("seconds", "300"),
         rss.hwmKib() / 1024.0,
         rss.maxRssKib() / 1024.0,
+        rss.anonAtMaxKib() / 1024.0,
+        rss.fileAtMaxKib() / 1024.0,
         opt.getOrDefault("max-ram", "256m"),
         d.loggedOom() || status == 3 ? "YES" : "no",
         aliveAtEnd,
@@ -274,8 +280,12 @@ public final class Footprint {
     }
   }
 
-  /** Adds one generated API file of about {@code bytes} CSV bytes; returns its rows. */
-  private static long addBigFile(SimOrg org, long bytes) {
+  /**
+   * Adds one generated API file of about {@code bytes} CSV bytes, written once to the work
+   * directory and served from there (generating it on every read would pace the download by the
+   * harness's CPU, not the daemon's); returns its rows.
+   */
+  private long addBigFile(SimOrg org, long bytes) throws IOException {
     Instant logDate = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(6));
     GeneratedLogFile probe =
         org.addGeneratedLogFile("API", "Hourly", logDate, logDate.plusSeconds(3700), 2000, 7);
@@ -284,11 +294,33 @@ public final class Footprint {
     long t = System.nanoTime();
     GeneratedLogFile big =
         org.addGeneratedLogFile("API", "Hourly", logDate, logDate.plusSeconds(3900), rows, 11);
+    org.removeLogFile(big.id());
+    Path csv = work.resolve("api.csv");
+    try (InputStream in = big.open()) {
+      Files.copy(in, csv);
+    }
+    long size = Files.size(csv);
+    org.addLogFile(
+        "API",
+        "Hourly",
+        logDate,
+        logDate.plusSeconds(3900),
+        new LogFileBody() {
+          @Override
+          public long length() {
+            return size;
+          }
+
+          @Override
+          public InputStream open() throws IOException {
+            return Files.newInputStream(csv);
+          }
+        });
     System.out.printf(
         Locale.ROOT,
-        "  EventLogFile API: %,d rows, %,d bytes (sized in %d s)%n",
+        "  EventLogFile API: %,d rows, %,d bytes (written in %d s)%n",
         rows,
-        big.length(),
+        size,
         (System.nanoTime() - t) / 1_000_000_000L);
     return rows;
   }
@@ -297,8 +329,22 @@ public final class Footprint {
     Path dist = Path.of(opt.getOrDefault("dist", "sf2loki-app/target/dist")).toAbsolutePath();
     Path launcher =
         Path.of(opt.getOrDefault("launcher", "sf2loki-app/src/dist/bin/sf2loki")).toAbsolutePath();
+    Map<String, String> env = new java.util.LinkedHashMap<>();
+    for (String kv : opt.getOrDefault("env", "").split(",")) {
+      if (kv.contains("=")) {
+        env.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      }
+    }
     return DaemonProcess.start(
-        launcher, dist, javaHome, jvmDefaults, javaOpts, cfg, work.resolve(name + ".log"), port);
+        launcher,
+        dist,
+        javaHome,
+        jvmDefaults,
+        javaOpts,
+        env,
+        cfg,
+        work.resolve(name + ".log"),
+        port);
   }
 
   private Path writeConfig(SimServers sim, String name, int healthPort, boolean elf)

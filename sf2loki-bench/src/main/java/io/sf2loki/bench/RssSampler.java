@@ -22,6 +22,8 @@ final class RssSampler implements AutoCloseable {
   private long maxRssKib; // guarded by this
   private long hwmKib; // guarded by this
   private long lastRssKib; // guarded by this
+  private long anonAtMaxKib; // guarded by this
+  private long fileAtMaxKib; // guarded by this
   private volatile boolean stop;
 
   /**
@@ -64,7 +66,11 @@ final class RssSampler implements AutoCloseable {
     synchronized (this) {
       if (rss >= 0) {
         lastRssKib = rss;
-        maxRssKib = Math.max(maxRssKib, rss);
+        if (rss > maxRssKib) {
+          maxRssKib = rss;
+          anonAtMaxKib = field(lines, "RssAnon");
+          fileAtMaxKib = field(lines, "RssFile") + Math.max(0, field(lines, "RssShmem"));
+        }
       }
       if (hwm >= 0) {
         hwmKib = Math.max(hwmKib, hwm);
@@ -95,6 +101,16 @@ final class RssSampler implements AutoCloseable {
   /** Latest {@code VmHWM} (peak RSS as the kernel counts it), KiB. */
   synchronized long hwmKib() {
     return hwmKib;
+  }
+
+  /** {@code RssAnon} (heap, stacks, malloc) at the largest {@code VmRSS} sample, KiB. */
+  synchronized long anonAtMaxKib() {
+    return anonAtMaxKib;
+  }
+
+  /** {@code RssFile + RssShmem} (mapped libraries, CDS archive) at that sample, KiB. */
+  synchronized long fileAtMaxKib() {
+    return fileAtMaxKib;
   }
 
   /** Latest sampled {@code VmRSS}, KiB. */
