@@ -51,7 +51,8 @@ import java.util.regex.Pattern;
  * --nmt} (native memory tracking summary at the end), {@code --queue-max-bytes N} (16 MiB), {@code
  * --bridge-max-bytes N} (16 MiB), {@code --gc container|host} ({@code container}: adds {@code
  * -XX:+UseSerialGC} below 1792 MiB, see {@link #containerGc}), {@code --env K=V,K2=V2} (extra
- * environment, e.g. {@code MALLOC_ARENA_MAX=2}). Run from the repository root.
+ * environment, e.g. {@code MALLOC_ARENA_MAX=2}), {@code --keep} (keep the work directory: file,
+ * configs, daemon logs). Run from the repository root.
  */
 public final class Footprint {
   private static final Pattern JVM_DEFAULTS =
@@ -106,6 +107,18 @@ public final class Footprint {
       }
       if (phases.contains("load")) {
         f.load(sim);
+      }
+    } finally {
+      if (!opt.containsKey("keep")) {
+        deleteTree(work); // the 1 GiB file, state and logs; --keep leaves them for inspection
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
       }
     }
   }
