@@ -84,6 +84,11 @@ public final class ConfigLoader {
   public Sf2lokiConfig load(Path yamlOrNull, Map<String, String> env) {
     ObjectNode tree =
         yamlOrNull == null ? JsonNodeFactory.instance.objectNode() : readYaml(yamlOrNull);
+    return loadTree(tree, env);
+  }
+
+  /** {@link #load(Path, Map)} over an already parsed file; {@code tree} is changed in place. */
+  Sf2lokiConfig loadTree(ObjectNode tree, Map<String, String> env) {
     interpolateObject(tree, env);
     mergeEnvironment(tree, env);
     OtelEnvironment.applyDefaults(
@@ -108,7 +113,8 @@ public final class ConfigLoader {
 
   // ---- YAML ----
 
-  private static ObjectNode readYaml(Path file) {
+  /** The file as a YAML mapping (CFG-1); a named {@link ConfigException} otherwise. */
+  static ObjectNode readYaml(Path file) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
