@@ -47,16 +47,16 @@ final class TestStream implements StreamObserver<FetchResponse> {
     requests.onError(Status.CANCELLED.asRuntimeException());
   }
 
-  /** The next response (waits at most 2 s). */
+  /** The next response (waits at most 10 s). */
   FetchResponse next() throws InterruptedException {
-    FetchResponse r = responses.poll(2, TimeUnit.SECONDS);
+    FetchResponse r = responses.poll(10, TimeUnit.SECONDS);
     if (r == null) {
-      throw new AssertionError("no response within 2 s; end=" + end.getNow(null));
+      throw new AssertionError("no response within 10 s; end=" + end.getNow(null));
     }
     return r;
   }
 
-  /** Responses until {@code count} events arrived (waits at most 2 s per response). */
+  /** Responses until {@code count} events arrived (waits at most 10 s per response). */
   List<FetchResponse> nextEvents(int count) throws InterruptedException {
     List<FetchResponse> out = new ArrayList<>();
     int seen = 0;
@@ -68,10 +68,10 @@ final class TestStream implements StreamObserver<FetchResponse> {
     return out;
   }
 
-  /** Waits (at most 2 s, polling every ms) until the server reached {@code condition}. */
+  /** Waits (at most 10 s, polling every ms) until the server reached {@code condition}. */
   static void await(java.util.function.BooleanSupplier condition) {
     org.awaitility.Awaitility.await()
-        .atMost(java.time.Duration.ofSeconds(2))
+        .atMost(java.time.Duration.ofSeconds(10))
         .pollInterval(java.time.Duration.ofMillis(1))
         .until(condition::getAsBoolean);
   }
@@ -82,9 +82,9 @@ final class TestStream implements StreamObserver<FetchResponse> {
     return out;
   }
 
-  /** The terminal status (waits at most 2 s). */
+  /** The terminal status (waits at most 10 s). */
   Status awaitEnd() throws Exception {
-    return end.get(2, TimeUnit.SECONDS);
+    return end.get(10, TimeUnit.SECONDS);
   }
 
   String errorCode() {
