@@ -48,7 +48,7 @@ class BackfillSimulatorTest {
 
   @Test
   @DisplayName(
-      "BF-5, BF-7, BF-8, BF-10, BF-11, BF-2: the run ingests every row of the range (checked"
+      "BF-5, BF-7, BF-8, BF-10, BF-11, BF-2, BF-12: the run ingests every row of the range (checked"
           + " against the simulator's manifest) with backfill=\"true\", commits its own cursors"
           + " beside the daemon's document, prints the summary and exits 0; a rerun sends nothing")
   void bf5_ingestsEveryRowOfTheRange() throws Exception {
