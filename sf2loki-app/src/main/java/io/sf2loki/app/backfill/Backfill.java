@@ -1,6 +1,6 @@
 package io.sf2loki.app.backfill;
 
-import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.sf2loki.app.backfill.BackfillPlanner.TypePlan;
 import io.sf2loki.app.cli.Version;
 import io.sf2loki.app.config.OrgConfig;
@@ -87,9 +87,12 @@ public final class Backfill {
       return EXIT_USAGE;
     }
     warnRange(request);
-    Sf2lokiMetrics metrics = new Sf2lokiMetrics(MeterProvider.noop(), Version.get());
+    CounterReader counters = new CounterReader();
     long started = time.ticker().nanoTime();
-    try (SpoolDirectory spool = SpoolDirectory.forCurrentProcess();
+    try (SdkMeterProvider meters =
+            SdkMeterProvider.builder().registerMetricReader(counters).build();
+        Sf2lokiMetrics metrics = new Sf2lokiMetrics(meters, Version.get());
+        SpoolDirectory spool = SpoolDirectory.forCurrentProcess();
         Components.Org clients = Components.org(org.get(), metrics, spool)) {
       String orgId;
       try {
@@ -123,7 +126,8 @@ public final class Backfill {
           return EXIT_OK;
         }
         Map<String, String> labels = Components.staticLabels(cfg, org.get(), orgId);
-        return execute(request, files, store, plans, labels, prefix, metrics, stop, started);
+        return execute(
+            request, files, store, plans, labels, prefix, metrics, counters, stop, started);
       } catch (StateException e) {
         err.println("sf2loki: backfill state " + Components.describe(doc) + ": " + e.getMessage());
         return EXIT_FAILED;
@@ -143,6 +147,7 @@ public final class Backfill {
       Map<String, String> labels,
       String prefix,
       Sf2lokiMetrics metrics,
+      CounterReader counters,
       StopSignal stop,
       long started)
       throws InterruptedException {
@@ -177,6 +182,7 @@ public final class Backfill {
           plans.stream().mapToLong(TypePlan::bytes).sum());
       outcome = new BackfillRun(parts, request, summary, progress).run(plans);
     }
+    summary.rowsRestamped.set(counters.total("sf2loki_loki_entries_restamped"));
     out.print(summary.render(Duration.ofNanos(time.ticker().nanoTime() - started)));
     out.flush();
     if (outcome.abandoned()) {

@@ -19,6 +19,7 @@ final class BackfillSummary {
   final AtomicLong fileBytesDone = new AtomicLong();
   final AtomicLong downloads = new AtomicLong();
   final AtomicLong listings = new AtomicLong();
+  final AtomicLong rowsRestamped = new AtomicLong();
   private final Map<String, String> failedTypes = new TreeMap<>();
 
   synchronized void typeFailed(String type, String reason) {
@@ -62,6 +63,11 @@ final class BackfillSummary {
             listings.get(),
             downloads.get(),
             listings.get() + downloads.get()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "sf2loki backfill late: rows_restamped=%d (late=\"true\", SINK-13)%n",
+            rowsRestamped.get()));
     return sb.toString();
   }
 }

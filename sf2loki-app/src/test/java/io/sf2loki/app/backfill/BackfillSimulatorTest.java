@@ -46,10 +46,17 @@ class BackfillSimulatorTest {
     }
   }
 
+  private static long late(BackfillScenario s) {
+    return s.sf.receiver().entries().stream()
+        .filter(e -> "true".equals(e.labels().get("late")))
+        .count();
+  }
+
   @Test
   @DisplayName(
-      "BF-5, BF-7, BF-8, BF-10, BF-11, BF-2, BF-12: the run ingests every row of the range (checked"
-          + " against the simulator's manifest) with backfill=\"true\", commits its own cursors"
+      "BF-5, BF-7, BF-8, BF-10, BF-11, BF-2, BF-12, SINK-13: the run ingests every row of the range"
+          + " (checked against the simulator's manifest) with backfill=\"true\" (rows too far behind"
+          + " restamped late=\"true\" and counted in the summary), commits its own cursors"
           + " beside the daemon's document, prints the summary and exits 0; a rerun sends nothing")
   void bf5_ingestsEveryRowOfTheRange() throws Exception {
     try (BackfillScenario s = new BackfillScenario(250, "")) {
@@ -72,7 +79,13 @@ class BackfillSimulatorTest {
               "sf2loki backfill summary: files=8 rows_pushed="
                   + expected.size()
                   + " rows_dropped=0 bytes_pushed=")
-          .contains(" api_calls=8 types_failed=0 elapsed=");
+          .contains(" api_calls=8 types_failed=0 elapsed=")
+          .contains("sf2loki backfill calls: listings=2 downloads=8 total=10")
+          // the twin files cover the same day as their sibling: their rows are older than the
+          // stream's newest by more than the out-of-order window, so the sink routes them to the
+          // late="true" stream (SINK-13) and the summary shows it
+          .contains("sf2loki backfill late: rows_restamped=" + late(s) + " ");
+      assertThat(late(s)).isPositive();
       assertThat(s.backfillCursors())
           .containsOnlyKeys("backfill:Daily:Login", "backfill:Daily:API");
       assertThat(s.committedFiles()).isEqualTo(s.inRange);
