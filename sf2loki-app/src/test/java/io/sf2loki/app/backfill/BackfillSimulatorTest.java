@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class BackfillSimulatorTest {
   @Test
   @DisplayName(
-      "FEAT-4, BF-14, BF-5: --dry-run lists exactly the files of the range with their"
-          + " LogFileLength and the API calls; no download, no push, no commit")
+      "FEAT-4, BF-14, BF-5, CLI-11: --dry-run lists exactly the files of the range with their"
+          + " LogFileLength and the API calls; no download, no push, no commit; an unknown --org exits 2")
   void feat4_dryRunListsTheRange() throws Exception {
     try (BackfillScenario s = new BackfillScenario(50, "")) {
       BackfillScenario.Result r = s.run(s.request(true));
@@ -43,6 +43,22 @@ class BackfillSimulatorTest {
       assertThat(s.sf.org().callCount(SimEndpoint.LOGFILE)).isZero();
       assertThat(s.sf.receiver().requestCount()).isZero();
       assertThat(Files.exists(s.backfillState())).isFalse();
+
+      BackfillRequest unknownOrg =
+          BackfillRequest.parse(
+              s.sinceDate().toString(),
+              null,
+              null,
+              "Daily",
+              false,
+              2,
+              "nope",
+              true,
+              0,
+              java.time.Instant.now());
+      BackfillScenario.Result bad = s.run(unknownOrg);
+      assertThat(bad.exit()).isEqualTo(2); // CLI-11: unknown org
+      assertThat(bad.err()).contains("unknown org 'nope'");
     }
   }
 
