@@ -76,6 +76,13 @@ public final class Cli {
     commandLine.addSubcommand("state", StateCommand.create(this)); // CLI-7…9, FEAT-8
     commandLine.addSubcommand("completion", new CompletionCommand(this)); // CLI-15
     commandLine.addSubcommand("config", new ConfigCommand(this)); // CLI-6, CFG-26
+    commandLine.addSubcommand( // CLI-11, CLI-20, BF, FEAT-4
+        "backfill",
+        new io.sf2loki.app.backfill.BackfillCommand(
+            this::globalConfig,
+            this::rejectRootCheck,
+            actions::backfill,
+            java.time.InstantSource.system()));
     shareVersion(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);

@@ -72,4 +72,15 @@ public interface CommandActions {
       java.util.function.ToIntFunction<io.sf2loki.app.statecmd.StateCommands> op) {
     throw new UnsupportedOperationException("state is not available in this build");
   }
+
+  /**
+   * {@code backfill} (SPEC CLI-11, BF-1…BF-11, FEAT-4): prints the summary (or the dry-run plan) to
+   * stdout.
+   *
+   * @param configOrNull the {@code --config} path, or null
+   * @return 0 done; 1 push abandoned or discovery failed; 2 configuration error or unknown org
+   */
+  default int backfill(Path configOrNull, io.sf2loki.app.backfill.BackfillRequest request) {
+    throw new UnsupportedOperationException("backfill is not available in this build");
+  }
 }

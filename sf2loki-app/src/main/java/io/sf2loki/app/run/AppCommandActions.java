@@ -121,6 +121,29 @@ public final class AppCommandActions implements CommandActions {
   }
 
   @Override
+  public int backfill(Path configOrNull, io.sf2loki.app.backfill.BackfillRequest request) {
+    Sf2lokiConfig cfg;
+    try {
+      cfg = new ConfigLoader().load(configOrNull, env);
+      Daemon.checkBuildable(cfg);
+    } catch (ConfigException | IllegalArgumentException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return Daemon.EXIT_CONFIG;
+    }
+    LogSetup.configure(cfg.service().logLevel().yaml(), cfg.service().logFormat().yaml());
+    StopSignal stop = new StopSignal();
+    try (Signals signals = Signals.install(stop)) {
+      return new io.sf2loki.app.backfill.Backfill(
+              cfg,
+              out,
+              err,
+              io.sf2loki.core.time.TimeSource.system(),
+              io.sf2loki.app.backfill.Backfill.stderrIsTerminal())
+          .run(request, stop);
+    }
+  }
+
+  @Override
   public Optional<String> configuredHealthAddr(Path configOrNull) {
     if (configOrNull == null) {
       return Optional.empty();

@@ -70,6 +70,28 @@ public final class Components {
     return SettingsMapper.sink(cfg.sink().loki(), Version.get());
   }
 
+  /**
+   * {@code sources.eventlogfile} of one org → the ELF settings the daemon uses (finite: cycles back
+   * to back), for {@code backfill} (BF-1).
+   */
+  public static io.sf2loki.salesforce.elf.EventLogFileSettings eventLogFile(
+      Sf2lokiConfig cfg, OrgConfig org) {
+    return SettingsMapper.eventLogFile(
+        org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), true);
+  }
+
+  /**
+   * Opens a checkpoint store of the configured kind (STATE-3…STATE-14); {@code backfill} opens its
+   * own document with it (BF-2). Nothing is read yet.
+   *
+   * @param sleeper waits between STATE-9 retries
+   * @param stop cuts those waits short
+   */
+  public static io.sf2loki.core.spi.CheckpointStore openStore(
+      StateConfig c, io.sf2loki.core.time.Sleeper sleeper, io.sf2loki.core.time.StopSignal stop) {
+    return StateStores.open(c, sleeper, stop);
+  }
+
   /** {@code service.telemetry} → the telemetry settings. */
   public static TelemetrySettings telemetry(Sf2lokiConfig cfg) {
     return SettingsMapper.telemetry(cfg);

@@ -23,8 +23,6 @@ import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.rest.Spool;
 import io.sf2loki.salesforce.source.PollGate;
 import java.io.IOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -674,12 +672,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
 
   private FileResult processFile(TypeState t, FileRef file, Instant serverNow, CycleHandoff h)
       throws CycleStoppedException, InterruptedException {
-    String path =
-        "/services/data/v"
-            + rest.apiVersion()
-            + "/sobjects/EventLogFile/"
-            + URLEncoder.encode(file.id, StandardCharsets.UTF_8)
-            + "/LogFile";
+    String path = ElfFiles.logFilePath(rest.apiVersion(), file.id);
     Spool spool;
     try {
       spool = rest.download(path, file.expected);

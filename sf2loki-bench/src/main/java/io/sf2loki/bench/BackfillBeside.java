@@ -1,0 +1,211 @@
+package io.sf2loki.bench;
+
+import io.sf2loki.app.demo.DemoScenario;
+import io.sf2loki.sim.org.SimOrg;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Issue 16 benchmark harness (SPEC BF-15; reported, not a timed test): {@code sf2loki backfill} of
+ * {@code --rows} ELF rows (default 1,000,000: Login, Daily files of {@code --rows-per-file} rows)
+ * from the simulated org into a discard receiver, first alone ("solo"), then beside the streaming
+ * path of phase (f) of {@link EndToEnd} (10,000 events/s through the streaming lane and the real
+ * HTTP sink, its own JVM and receiver) — the daemon's live path. It prints the backfill rows/s of
+ * both runs, their ratio (target ≥ 60 %) and phase (f)'s push latency (target p99 ≤ flush_interval
+ * + 100 ms). Every part runs in its own JVM: the simulator and this driver here, the receiver, the
+ * backfill and the streaming path each in a child.
+ *
+ * <p>Options: {@code --rows N}, {@code --rows-per-file N}, {@code --latency-seconds N} (default: as
+ * long as the solo backfill took, at least 10).
+ */
+public final class BackfillBeside {
+  private static final String JAVA =
+      Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  private static final Pattern SUMMARY =
+      Pattern.compile("rows_pushed=(\\d+) .* elapsed=([0-9.]+)s");
+
+  private BackfillBeside() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opt = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    long rows = Long.parseLong(opt.getOrDefault("rows", "1000000"));
+    long perFile = Long.parseLong(opt.getOrDefault("rows-per-file", "100000"));
+    Path dir = Files.createTempDirectory("sf2loki-bench-backfill-");
+    LocalDate today = LocalDate.now(ZoneOffset.UTC);
+    try (SimOrg org =
+            SimOrg.builder()
+                .jwtPublicKey(DemoScenario.writeJwtKey(dir.resolve("jwt.key")))
+                .start();
+        Child receiver = Child.start(dir, "receiver", DiscardReceiver.class.getName())) {
+      String port = receiver.lineStartingWith("PORT ").substring(5).trim();
+      long files = (rows + perFile - 1) / perFile;
+      for (int i = 0; i < files; i++) {
+        Instant logDate = today.minusDays(2).atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant created = logDate.plus(Duration.ofHours(1)).plusSeconds(i);
+        org.addGeneratedLogFile(
+            "Login", "Daily", logDate, created, Math.min(perFile, rows - i * perFile), 100 + i);
+      }
+      Path cfg = writeConfig(dir, org, "http://127.0.0.1:" + port + "/loki/api/v1/push");
+      String[] backfill = {
+        "backfill",
+        "--config",
+        cfg.toString(),
+        "--since",
+        today.minusDays(3).toString(),
+        "--event-types",
+        "Login"
+      };
+
+      double[] solo = runBackfill(dir, backfill);
+      System.out.printf(
+          Locale.ROOT,
+          "BACKFILL solo: %,.0f rows in %.1f s = %,.0f rows/s%n",
+          solo[0],
+          solo[1],
+          solo[0] / solo[1]);
+      Files.deleteIfExists(dir.resolve("state-backfill.json"));
+
+      int latencySeconds =
+          Integer.parseInt(
+              opt.getOrDefault("latency-seconds", "" + Math.max(10, (int) Math.ceil(solo[1]))));
+      try (Child streaming =
+          Child.start(
+              dir,
+              "streaming",
+              EndToEnd.class.getName(),
+              "--phases",
+              "f",
+              "--latency-seconds",
+              "" + latencySeconds,
+              "--rows-per-file",
+              "1",
+              "--files",
+              "1")) {
+        double[] beside = runBackfill(dir, backfill);
+        System.out.printf(
+            Locale.ROOT,
+            "BACKFILL beside streaming: %,.0f rows in %.1f s = %,.0f rows/s (%.0f %% of solo;"
+                + " target >= 60 %%)%n",
+            beside[0],
+            beside[1],
+            beside[0] / beside[1],
+            100 * (beside[0] / beside[1]) / (solo[0] / solo[1]));
+        streaming.process.waitFor();
+        System.out.println("STREAMING (target p99 <= flush_interval + 100 ms): " + streaming.all());
+      }
+    }
+  }
+
+  /** Runs one backfill child to the end; returns {rows pushed, elapsed seconds}. */
+  private static double[] runBackfill(Path dir, String[] args) throws Exception {
+    try (Child c = Child.start(dir, "backfill", "io.sf2loki.app.cli.Main", args)) {
+      int rc = c.process.waitFor();
+      String out = c.all();
+      Matcher m = SUMMARY.matcher(out);
+      if (rc != 0 || !m.find()) {
+        throw new IllegalStateException("backfill exited " + rc + ":\n" + out);
+      }
+      return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
+    }
+  }
+
+  private static Path writeConfig(Path dir, SimOrg org, String pushUrl) throws IOException {
+    String yaml =
+        """
+        salesforce:
+          login_url: "%s"
+          client_id: "sim-client-id"
+          username: "integration@example.com"
+          private_key_file: "%s"
+        sources:
+          pubsub:
+            enabled: false
+          eventlogfile:
+            enabled: true
+            interval: Daily
+            event_types: [Login]
+        sink:
+          loki:
+            url: "%s"
+        state:
+          file:
+            path: "%s"
+        service:
+          log_level: warning
+          log_format: logfmt
+        """
+            .formatted(
+                org.instanceUrl(), dir.resolve("jwt.key"), pushUrl, dir.resolve("state.json"));
+    return Files.writeString(dir.resolve("backfill-bench.yaml"), yaml, StandardCharsets.UTF_8);
+  }
+
+  /** A child JVM on this class path; stdout and stderr merged and kept. */
+  private static final class Child implements AutoCloseable {
+    final Process process;
+    final BufferedReader reader;
+    final StringBuilder seen = new StringBuilder();
+
+    private Child(Process process) {
+      this.process = process;
+      this.reader =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    static Child start(Path dir, String name, String main, String... args) throws IOException {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(JAVA);
+      cmd.add("--enable-native-access=ALL-UNNAMED");
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(main);
+      cmd.addAll(List.of(args));
+      return new Child(
+          new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start());
+    }
+
+    /** Reads lines until one starts with {@code prefix} (SLF4J may warn first). */
+    String lineStartingWith(String prefix) throws IOException {
+      String l;
+      while ((l = reader.readLine()) != null) {
+        seen.append(l).append('\n');
+        if (l.startsWith(prefix)) {
+          return l;
+        }
+      }
+      throw new IOException("child ended without a line starting with " + prefix + ":\n" + seen);
+    }
+
+    /** Everything until the child closes its output. */
+    String all() throws IOException {
+      String l;
+      while ((l = reader.readLine()) != null) {
+        seen.append(l).append('\n');
+      }
+      return seen.toString();
+    }
+
+    @Override
+    public void close() {
+      process.destroy();
+    }
+  }
+}
