@@ -17,6 +17,7 @@ import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
 import io.sf2loki.salesforce.pubsub.ReplayCommitTimes;
 import io.sf2loki.salesforce.pubsub.SchemaCache;
 import io.sf2loki.salesforce.pubsub.TopicReaders;
+import io.sf2loki.salesforce.pubsub.TopicRunner;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
 import java.util.List;
 import java.util.Map;
@@ -107,14 +108,24 @@ final class PubSubWiring implements AutoCloseable {
             time,
             org.rest::serverNow);
     readers.reportTo(reporter);
-    io.sf2loki.salesforce.pubsub.TopicRunner watched =
-        (topic, bridge, stop) -> {
-          try (ProgressWatch.Beat beat = watch.register("topic " + topic)) { // FEAT-21
-            readers.run(topic, bridge, stop);
-          }
-        };
     return new PubSubSource(
-        sourceSettings, watched, PubSubSource.SObjectLister.over(org.rest), ownership, time);
+        sourceSettings,
+        watched(watch, readers::run),
+        PubSubSource.SObjectLister.over(org.rest),
+        ownership,
+        time);
+  }
+
+  /**
+   * {@code runner} with each topic's reader registered on {@code watch} as {@code topic <topic>}
+   * for its run, on the reader's thread (FEAT-21).
+   */
+  static TopicRunner watched(ProgressWatch watch, TopicRunner runner) {
+    return (topic, bridge, stop) -> {
+      try (ProgressWatch.Beat beat = watch.register("topic " + topic)) {
+        runner.run(topic, bridge, stop);
+      }
+    };
   }
 
   /** The commit listener that dates committed replay ids (PS-15 age); process lifetime. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.app.config.ConfigLoader;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.e2e.support.Await;
+import io.sf2loki.app.e2e.support.LogCapture;
 import io.sf2loki.app.e2e.support.RunningDaemon;
 import io.sf2loki.app.e2e.support.SalesforceScenario;
 import io.sf2loki.app.health.Readiness;
@@ -212,7 +213,7 @@ class StatusWiringTest {
       "FEAT-3, OBS-35, OBS-36: values flow from a running term with telemetry off: last poll ok"
           + " with the committed watermark and its age; a simulated Salesforce 500 shows error,"
           + " its class and the redacted message (a configured token echoed by the org never"
-          + " appears); Loki failing shows the bulk lane's depth, bytes and failing-since, which"
+          + " appears, OBS-34/DOC-3: nor in any log event); Loki failing shows the bulk lane's depth, bytes and failing-since, which"
           + " clear when Loki recovers")
   void feat3_valuesFlowFromARunningTerm() throws Exception {
     try (SalesforceScenario sc = SalesforceScenario.start(b -> {});
@@ -224,7 +225,8 @@ class StatusWiringTest {
       Path cfg =
           sc.writeConfig(
               OBJECTS, "    auth_token: \"" + TOKEN + "\"\n    batch:\n      max_entries: 1\n");
-      try (RunningDaemon d = RunningDaemon.start(cfg, null, QUICK)) { // telemetry off, no reader
+      try (LogCapture logs = LogCapture.root();
+          RunningDaemon d = RunningDaemon.start(cfg, null, QUICK)) { // telemetry off, no reader
         Await.until("rows flow", LIMIT, () -> sc.receiver().totalEntries() >= 10);
         int port = d.daemon().healthPort();
 
@@ -263,6 +265,10 @@ class StatusWiringTest {
         assertThat(r.get("lastPollClass").asText()).endsWith("Exception");
         assertThat(r.get("lastError").asText()).contains("boom").doesNotContain(TOKEN);
         assertThat(r.get("lastErrorAt").asText()).isNotEmpty();
+        // OBS-34, DOC-3: the sources' failure logs carry the echoed message, token masked
+        assertThat(logs.texts())
+            .anySatisfy(l -> assertThat(l).contains("object poll failed").contains("boom"))
+            .noneSatisfy(l -> assertThat(l).contains(TOKEN));
         org.faults().clear();
         st =
             awaitStatus(
@@ -293,6 +299,7 @@ class StatusWiringTest {
                 lane(s, "bulk").get("depth").asLong() == 0
                     && lane(s, "bulk").get("failingSince").asText().isEmpty());
         assertThat(d.stop()).isZero();
+        assertThat(logs.texts()).noneSatisfy(l -> assertThat(l).contains(TOKEN));
       }
     }
   }

@@ -7,6 +7,9 @@ package io.sf2loki.core.status;
  * eventlog_objects:LoginEvent}. Implementations are thread-safe, never block and never throw.
  */
 public interface PollReporter {
+  /** The redaction of {@link #redact(String)} when the reporter knows no secret value. */
+  Redaction PATTERNS = Redaction.patternsOnly();
+
   /** A reporter that records nothing. */
   PollReporter NONE =
       new PollReporter() {
@@ -38,6 +41,16 @@ public interface PollReporter {
   /** {@link #failed(String, String, String)} with the exception's simple class name and message. */
   default void failed(String sourceId, Throwable error) {
     failed(sourceId, error.getClass().getSimpleName(), error.getMessage());
+  }
+
+  /**
+   * {@code message} as a source's failure log may show it (SPEC OBS-34, DOC-3): secrets masked by
+   * {@link Redaction#forLog(String)}. The default knows no configured secret value and masks only
+   * credential-looking parts; a recorder that knows the configuration's secrets (the daemon's
+   * {@link SourceStatusBoard}) masks those too. Empty for null.
+   */
+  default String redact(String message) {
+    return PATTERNS.forLog(message);
   }
 
   /** A due poll made no call because the API reserve paused the polling sources (OBS-21). */

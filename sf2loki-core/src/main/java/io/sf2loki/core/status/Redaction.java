@@ -47,8 +47,24 @@ public final class Redaction {
     return new Redaction(List.of());
   }
 
-  /** The redacted one-line form of {@code message}; empty for null. */
+  /** The redacted one-line form of {@code message}, cut to {@value #MAX_CHARS}; empty for null. */
   public String apply(String message) {
+    String s = forLog(message);
+    if (s.length() > MAX_CHARS) {
+      int cut = MAX_CHARS - 1;
+      if (Character.isHighSurrogate(s.charAt(cut - 1))) {
+        cut--;
+      }
+      s = s.substring(0, cut) + "…";
+    }
+    return s;
+  }
+
+  /**
+   * The redacted one-line form of {@code message} without the length cut, for log fields (SPEC
+   * OBS-34, DOC-3: a failure's message in a WARN/ERROR log shows no secret); empty for null.
+   */
+  public String forLog(String message) {
     if (message == null) {
       return "";
     }
@@ -59,14 +75,6 @@ public final class Redaction {
     s = USER_INFO.matcher(s).replaceAll(MASK + "@");
     s = BEARER.matcher(s).replaceAll("$1 " + MASK);
     s = PARAM.matcher(s).replaceAll("$1$2" + MASK);
-    s = SPACE.matcher(s).replaceAll(" ").strip();
-    if (s.length() > MAX_CHARS) {
-      int cut = MAX_CHARS - 1;
-      if (Character.isHighSurrogate(s.charAt(cut - 1))) {
-        cut--;
-      }
-      s = s.substring(0, cut) + "…";
-    }
-    return s;
+    return SPACE.matcher(s).replaceAll(" ").strip();
   }
 }

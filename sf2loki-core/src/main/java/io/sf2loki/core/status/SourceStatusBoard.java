@@ -108,6 +108,12 @@ public final class SourceStatusBoard implements PollReporter, CommitListener {
         });
   }
 
+  /** Masks the configuration's secret values and credential-looking parts (OBS-34, DOC-3). */
+  @Override
+  public String redact(String message) {
+    return redaction.forLog(message);
+  }
+
   @Override
   public void paused(String sourceId) {
     poll(sourceId, Kind.PAUSED, "");

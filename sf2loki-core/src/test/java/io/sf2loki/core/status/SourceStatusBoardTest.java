@@ -104,4 +104,22 @@ class SourceStatusBoardTest {
         .extracting(SourceStatusBoard.LastError::errorClass, SourceStatusBoard.LastError::message)
         .containsExactly("error", "");
   }
+
+  @Test
+  @DisplayName(
+      "OBS-34, DOC-3: redact() masks the board's secret values and credential-looking parts for a"
+          + " log line, folds it to one line and keeps it whole; the NONE reporter masks the"
+          + " patterns only")
+  void obs34_redactForLogs() {
+    String longTail = "x".repeat(Redaction.MAX_CHARS);
+    String raw = "HTTP 500 echo s3cr3t-value\nAuthorization: Bearer abc.def token=t0k " + longTail;
+    String expected = "HTTP 500 echo *** Authorization: Bearer *** token=*** " + longTail;
+    assertThat(board.redact(raw)).isEqualTo(expected);
+    assertThat(board.redact(null)).isEmpty();
+    assertThat(PollReporter.NONE.redact(raw))
+        .contains("s3cr3t-value")
+        .contains("Bearer ***")
+        .contains("token=***")
+        .doesNotContain("abc.def");
+  }
 }

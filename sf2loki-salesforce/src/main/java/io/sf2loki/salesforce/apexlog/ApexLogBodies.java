@@ -2,6 +2,7 @@ package io.sf2loki.salesforce.apexlog;
 
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.salesforce.rest.DownloadException;
 import io.sf2loki.salesforce.rest.DownloadThrottledException;
 import io.sf2loki.salesforce.rest.DownloadValidator;
@@ -44,11 +45,17 @@ final class ApexLogBodies {
   private final long maxBodyBytes;
   private String failingLogId;
   private int failingCycles;
+  private PollReporter reporter = PollReporter.NONE;
 
   ApexLogBodies(ToolingApi api, Sf2lokiMetrics metrics, long maxBodyBytes) {
     this.api = Objects.requireNonNull(api, "api");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Masks secrets in failure logs as {@code r} does (OBS-34). Call before the first poll. */
+  void reportTo(PollReporter r) {
+    this.reporter = Objects.requireNonNull(r, "reporter");
   }
 
   /** The log's entry was emitted: its failure memory ends. */
@@ -124,7 +131,7 @@ final class ApexLogBodies {
           .addKeyValue("source", ApexLogSource.SOURCE)
           .addKeyValue("log_id", id)
           .addKeyValue("reason", reason)
-          .addKeyValue("error", message)
+          .addKeyValue("error", reporter.redact(message))
           .log("apexlog body cannot be downloaded; shipping metadata only");
       return new Body(Kind.SKIP, null);
     }
@@ -145,7 +152,7 @@ final class ApexLogBodies {
           .addKeyValue("log_id", id)
           .addKeyValue("reason", reason)
           .addKeyValue("failing_cycles", failingCycles)
-          .addKeyValue("error", message)
+          .addKeyValue("error", reporter.redact(message))
           .log("apexlog body failed in consecutive polls; shipping metadata only");
       failingLogId = null;
       failingCycles = 0;
@@ -157,7 +164,7 @@ final class ApexLogBodies {
           .addKeyValue("log_id", id)
           .addKeyValue("reason", reason)
           .addKeyValue("failing_cycles", failingCycles)
-          .addKeyValue("error", message)
+          .addKeyValue("error", reporter.redact(message))
           .log("apexlog body download failed; poll ends before this log, retried next poll");
     }
     return new Body(Kind.FAILED, null);

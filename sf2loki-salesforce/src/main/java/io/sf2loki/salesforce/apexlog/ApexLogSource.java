@@ -221,6 +221,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
   @Override
   public ApexLogSource reportTo(PollReporter r) {
     this.reporter = Objects.requireNonNull(r, "reporter");
+    shipper.reportTo(r);
     return this;
   }
 
@@ -257,7 +258,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
         log.atError()
             .addKeyValue("source", SOURCE)
             .addKeyValue("object", SOURCE)
-            .addKeyValue("error", e.getMessage())
+            .addKeyValue("error", reporter.redact(e.getMessage()))
             .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
         reporter.failed(KEY, e);
         outcome = Outcome.THROTTLED;
@@ -357,7 +358,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
       log.atError()
           .addKeyValue("source", SOURCE)
           .addKeyValue("object", SOURCE)
-          .addKeyValue("error", e.getMessage())
+          .addKeyValue("error", reporter.redact(e.getMessage()))
           .log("apexlog revisit throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
       reporter.failed(KEY, e);
       return Outcome.THROTTLED;
@@ -395,7 +396,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
         .addKeyValue("object", SOURCE)
         .addKeyValue("status", e.status())
         .addKeyValue("consecutive_failures", consecutiveListingFailures)
-        .addKeyValue("error", e.getMessage())
+        .addKeyValue("error", reporter.redact(e.getMessage()))
         .log("apexlog listing failed");
   }
 

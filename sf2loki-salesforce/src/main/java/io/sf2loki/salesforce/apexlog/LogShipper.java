@@ -10,6 +10,7 @@ import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.spi.EntryEmitter;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.rest.DownloadValidator;
 import java.time.Instant;
@@ -48,6 +49,11 @@ final class LogShipper {
     this.transform = transform;
     this.extractor = new StructuredMetadataExtractor(settings.structuredMetadataFields());
     this.bodies = new ApexLogBodies(api, metrics, settings.maxBodyBytes());
+  }
+
+  /** Masks secrets in body failure logs as {@code r} does (OBS-34). Call before the first poll. */
+  void reportTo(PollReporter r) {
+    bodies.reportTo(r);
   }
 
   enum Step {

@@ -396,7 +396,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
     } catch (SoqlThrottledException e) {
       log.atError()
           .addKeyValue("source", SOURCE)
-          .addKeyValue("error", e.getMessage())
+          .addKeyValue("error", reporter.redact(e.getMessage()))
           .log(
               "eventlogfile type discovery throttled (REQUEST_LIMIT_EXCEEDED); no type this cycle");
       return Optional.empty();
@@ -407,7 +407,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
           .addKeyValue("source", SOURCE)
           .addKeyValue("object", "discovery")
           .addKeyValue("status", e.status())
-          .addKeyValue("error", e.getMessage())
+          .addKeyValue("error", reporter.redact(e.getMessage()))
           .log("eventlogfile type discovery failed; using explicit types this cycle");
       return Optional.of(explicitTypes);
     }
@@ -510,7 +510,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
       log.atError()
           .addKeyValue("source", SOURCE)
           .addKeyValue("event_type", t.name)
-          .addKeyValue("error", e.getMessage())
+          .addKeyValue("error", reporter.redact(e.getMessage()))
           .log("eventlogfile listing throttled (REQUEST_LIMIT_EXCEEDED); cycle marked throttled");
       h.markThrottled();
       reporter.failed(t.key, e);
@@ -625,7 +625,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
         .addKeyValue("object", t.name)
         .addKeyValue("status", e.status())
         .addKeyValue("consecutive_failures", t.consecutiveFailures)
-        .addKeyValue("error", e.getMessage())
+        .addKeyValue("error", reporter.redact(e.getMessage()))
         .log("eventlogfile listing failed");
   }
 
@@ -725,7 +725,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
         .addKeyValue("file_id", file.id)
         .addKeyValue("created_date", file.created)
         .addKeyValue("reason", reason)
-        .addKeyValue("error", message)
+        .addKeyValue("error", reporter.redact(message))
         .log("eventlogfile download failed; type stops for this cycle");
     return new FileResult(FileOutcome.STOP_TYPE, false);
   }
@@ -822,7 +822,9 @@ public final class EventLogFileSource implements Source, ReportsPolls {
             .addKeyValue("event_type", t.name)
             .addKeyValue("file_id", file.id)
             .addKeyValue("row", e.row())
-            .addKeyValue("error", e.getCause() == null ? e.getMessage() : e.getCause().getMessage())
+            .addKeyValue(
+                "error",
+                reporter.redact(e.getCause() == null ? e.getMessage() : e.getCause().getMessage()))
             .log("eventlogfile CSV parse error");
         metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, "parse"));
         return abandon(t, file, h, "parse", emitted, e.row());

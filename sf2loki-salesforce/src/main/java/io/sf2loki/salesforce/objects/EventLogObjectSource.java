@@ -336,7 +336,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
       log.atError()
           .addKeyValue("source", SOURCE)
           .addKeyValue("object", s.settings.name())
-          .addKeyValue("error", e.getMessage())
+          .addKeyValue("error", reporter.redact(e.getMessage()))
           .log("object poll throttled (REQUEST_LIMIT_EXCEEDED); due objects wait one interval");
       out = Outcome.THROTTLED;
       reporter.failed(s.key, e);
@@ -398,7 +398,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
             .addKeyValue("object", s.settings.name())
             .addKeyValue("status", e.status())
             .addKeyValue("consecutive_failures", s.consecutiveFailures)
-            .addKeyValue("error", e.getMessage());
+            .addKeyValue("error", reporter.redact(e.getMessage()));
     if (e.hasErrorCode("BIG_OBJECT_UNSUPPORTED_OPERATION")) { // SRC-27: whole error body
       b = b.addKeyValue("hint", "set big_object: true for this object");
     }
@@ -618,7 +618,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
     log.atError()
         .addKeyValue("source", SOURCE)
         .addKeyValue("object", s.settings.name())
-        .addKeyValue("error", why)
+        .addKeyValue("error", reporter.redact(why))
         .log(
             "tie group at "
                 + ObjectSoql.literal(tie)

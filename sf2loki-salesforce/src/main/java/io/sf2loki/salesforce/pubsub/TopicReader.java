@@ -186,7 +186,7 @@ public final class TopicReader {
         } catch (RuntimeException e) {
           log.atWarn()
               .addKeyValue("topic", topic)
-              .addKeyValue("error", e.toString())
+              .addKeyValue("error", reporter.redact(e.toString()))
               .log("pubsub topic reader failed unexpectedly; reconnecting");
           end = new End(Kind.TRANSPORT, false, null, null, null);
         }
@@ -289,7 +289,7 @@ public final class TopicReader {
           log.atError()
               .addKeyValue("topic", topic)
               .addKeyValue("status", status.getCode())
-              .addKeyValue("description", status.getDescription())
+              .addKeyValue("description", reporter.redact(status.getDescription()))
               .addKeyValue("error_code", errorCode)
               .addKeyValue("start", position.toString())
               .addKeyValue("x_client_trace_id", traceId)
@@ -298,7 +298,7 @@ public final class TopicReader {
           log.atError()
               .addKeyValue("topic", topic)
               .addKeyValue("status", status.getCode())
-              .addKeyValue("description", status.getDescription())
+              .addKeyValue("description", reporter.redact(status.getDescription()))
               .addKeyValue("error_code", errorCode)
               .addKeyValue("x_client_trace_id", traceId)
               .log("pubsub subscription rejected: likely configuration error");
@@ -307,8 +307,8 @@ public final class TopicReader {
               .addKeyValue("topic", topic)
               .addKeyValue("endpoint", channel.authority())
               .addKeyValue("status", status.getCode())
-              .addKeyValue("description", firstLine(status.getDescription()))
-              .addKeyValue("error", rootCause(status.getCause()))
+              .addKeyValue("description", reporter.redact(firstLine(status.getDescription())))
+              .addKeyValue("error", reporter.redact(rootCause(status.getCause())))
               .addKeyValue("hint", transportHint(status.getCause(), status.getDescription()))
               .addKeyValue("error_code", errorCode)
               .addKeyValue("x_client_trace_id", traceId)
@@ -659,7 +659,7 @@ public final class TopicReader {
         log.atWarn()
             .addKeyValue("topic", topic)
             .addKeyValue("schema_id", schemaId)
-            .addKeyValue("error", e.getMessage())
+            .addKeyValue("error", reporter.redact(e.getMessage()))
             .log("pubsub schema unavailable; reconnecting from the last position");
         if (schemaFailures == settings.stuckAfter()) {
           stuck("schema fetch failures", schemaFailures);
@@ -704,7 +704,7 @@ public final class TopicReader {
             .addKeyValue("topic", topic)
             .addKeyValue("replay_id", ReplayPosition.base64(replayId))
             .addKeyValue("schema_id", schemaId)
-            .addKeyValue("error", e.getMessage())
+            .addKeyValue("error", reporter.redact(e.getMessage()))
             .log("pubsub event skipped: cannot decode");
         failingId = null;
         failingConnections = 0;
@@ -718,7 +718,7 @@ public final class TopicReader {
           .addKeyValue("replay_id", ReplayPosition.base64(replayId))
           .addKeyValue("schema_id", schemaId)
           .addKeyValue("attempt", failingConnections)
-          .addKeyValue("error", e.getMessage())
+          .addKeyValue("error", reporter.redact(e.getMessage()))
           .log("pubsub event cannot be decoded; reconnecting from before it");
       decodeEndedConnections++;
       if (decodeEndedConnections == settings.stuckAfter()) {

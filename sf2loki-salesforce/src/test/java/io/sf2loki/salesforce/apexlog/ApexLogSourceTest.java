@@ -161,6 +161,38 @@ class ApexLogSourceTest {
     assertThat(st.lastError()).isPresent();
   }
 
+  @Test
+  @DisplayName(
+      "OBS-34, DOC-3: a listing failure's WARN shows the error with the reporter's configured"
+          + " secret masked")
+  void obs34_listingFailureLogMasksSecrets() throws Exception {
+    io.sf2loki.core.status.SourceStatusBoard board =
+        new io.sf2loki.core.status.SourceStatusBoard(
+            time.wall(), new io.sf2loki.core.status.Redaction(List.of("s3cr3t-apex")));
+    ApexLogSource src =
+        new ApexLogSource(
+                settings(),
+                api,
+                store,
+                m.metrics,
+                time.timeSource(),
+                MetadataTransform.NONE,
+                () -> true)
+            .reportTo(board);
+    api.failNextListing(new SoqlException("HTTP 500: echo s3cr3t-apex", 500, null, null));
+    try (var logs = io.sf2loki.salesforce.testing.LogRecorder.of(ApexLogSource.class)) {
+      src.pollOnce(out, new StopSignal());
+      assertThat(logs.failures())
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l)
+                      .startsWith("apexlog listing failed")
+                      .contains("error=HTTP 500: echo ***")
+                      .doesNotContain("s3cr3t-apex"));
+    }
+  }
+
   // ---------------------------------------------------------------- APX-1
 
   @Test

@@ -424,6 +424,33 @@ class EventLogFileSourceTest {
 
   @Test
   @DisplayName(
+      "OBS-34, DOC-3: a listing failure's WARN shows the error with the reporter's configured"
+          + " secret and a Bearer credential masked")
+  void obs34_listingFailureLogMasksSecrets() throws Exception {
+    io.sf2loki.core.status.SourceStatusBoard board =
+        new io.sf2loki.core.status.SourceStatusBoard(
+            time.wall(), new io.sf2loki.core.status.Redaction(List.of("s3cr3t-elf")));
+    EventLogFileSource src = source(settings(EventTypeSettings.of("Login"))).reportTo(board);
+    rest.failQuery(
+        "Login",
+        new SoqlException(
+            "HTTP 500: echo s3cr3t-elf; Authorization: Bearer 00Dxx!abc", 500, null, null));
+    try (var logs = io.sf2loki.salesforce.testing.LogRecorder.of(EventLogFileSource.class)) {
+      src.runOnce(out, stop);
+      assertThat(logs.failures())
+          .filteredOn(l -> l.startsWith("eventlogfile listing failed"))
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l)
+                      .contains("error=HTTP 500: echo ***; Authorization: Bearer ***")
+                      .doesNotContain("s3cr3t-elf")
+                      .doesNotContain("00Dxx"));
+    }
+  }
+
+  @Test
+  @DisplayName(
       "ELF-5/SRC-19: Hourly + INVALID_FIELD fails the type; poll errors escalate and count")
   void src19_pollErrorsCounted() throws Exception {
     EventLogFileSource src = source(settings(EventTypeSettings.of("Login")));

@@ -259,6 +259,32 @@ class TopicReaderTest {
 
   @Test
   @DisplayName(
+      "OBS-34, DOC-3: a failed stream's WARN shows the gRPC description with the reporter's"
+          + " configured secret masked")
+  void obs34_streamFailureLogMasksSecrets() throws Exception {
+    harness().store.values.put(KEY, b64(rid(1)));
+    h.reporter =
+        new io.sf2loki.core.status.SourceStatusBoard(
+            h.time.wall(), new io.sf2loki.core.status.Redaction(List.of("s3cr3t-grpc")));
+    try (var logs = io.sf2loki.salesforce.testing.LogRecorder.of(TopicReader.class)) {
+      h.start();
+      FakePubSub.Call call = h.service.nextCall();
+      call.nextRequest();
+      call.fail(Status.UNAVAILABLE.withDescription("upstream echo s3cr3t-grpc"), null);
+      h.service.nextCall().nextRequest(); // reconnected: the failure was logged before
+      assertThat(logs.failures())
+          .filteredOn(l -> l.startsWith("pubsub stream failed; reconnecting"))
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l)
+                      .contains("description=upstream echo ***")
+                      .doesNotContain("s3cr3t-grpc"));
+    }
+  }
+
+  @Test
+  @DisplayName(
       "PS-6/PS-9: an undecodable event reconnects from before it, holds readiness, and is skipped"
           + " on the 5th connection with a checkpoint-only entry")
   void ps6DecodeStallAndSkip() throws Exception {

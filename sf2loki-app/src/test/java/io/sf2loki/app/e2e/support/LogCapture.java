@@ -3,6 +3,7 @@ package io.sf2loki.app.e2e.support;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,30 @@ public final class LogCapture implements AutoCloseable {
   /** Starts capturing the events of the logger named after {@code type}. */
   public static LogCapture of(Class<?> type) {
     return new LogCapture((Logger) LoggerFactory.getLogger(type));
+  }
+
+  /** Starts capturing every logger's events (the root logger's appender). */
+  public static LogCapture root() {
+    return new LogCapture((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME));
+  }
+
+  /**
+   * Every captured event as its log line would carry it: the formatted message, the key/value pairs
+   * and the exception chain's messages.
+   */
+  public List<String> texts() {
+    synchronized (appender) {
+      return appender.list.stream().map(LogCapture::text).toList();
+    }
+  }
+
+  private static String text(ILoggingEvent e) {
+    StringBuilder b = new StringBuilder(e.getFormattedMessage());
+    keyValues(e).forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+    for (IThrowableProxy t = e.getThrowableProxy(); t != null; t = t.getCause()) {
+      b.append(" exception=").append(t.getClassName()).append(": ").append(t.getMessage());
+    }
+    return b.toString();
   }
 
   /** Captured events with this level and exactly this message. */
