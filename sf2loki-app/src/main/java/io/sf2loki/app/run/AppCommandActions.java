@@ -108,12 +108,8 @@ public final class AppCommandActions implements CommandActions {
   public int state(
       Path configOrNull,
       java.util.function.ToIntFunction<io.sf2loki.app.statecmd.StateCommands> op) {
-    Sf2lokiConfig cfg;
-    try {
-      cfg = new ConfigLoader().load(configOrNull, env);
-      Daemon.checkBuildable(cfg);
-    } catch (ConfigException | IllegalArgumentException e) {
-      err.println("sf2loki: " + e.getMessage());
+    Sf2lokiConfig cfg = loadBuildable(configOrNull);
+    if (cfg == null) {
       return Daemon.EXIT_CONFIG;
     }
     return op.applyAsInt(
@@ -122,12 +118,8 @@ public final class AppCommandActions implements CommandActions {
 
   @Override
   public int backfill(Path configOrNull, io.sf2loki.app.backfill.BackfillRequest request) {
-    Sf2lokiConfig cfg;
-    try {
-      cfg = new ConfigLoader().load(configOrNull, env);
-      Daemon.checkBuildable(cfg);
-    } catch (ConfigException | IllegalArgumentException e) {
-      err.println("sf2loki: " + e.getMessage());
+    Sf2lokiConfig cfg = loadBuildable(configOrNull);
+    if (cfg == null) {
       return Daemon.EXIT_CONFIG;
     }
     LogSetup.configure(cfg.service().logLevel().yaml(), cfg.service().logFormat().yaml());
@@ -152,6 +144,21 @@ public final class AppCommandActions implements CommandActions {
       return Optional.of(new ConfigLoader().load(configOrNull, env).service().healthAddr());
     } catch (RuntimeException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * The configuration loaded and checked for buildability (CLI-4), or {@code null} after printing
+   * the error (the caller exits {@link Daemon#EXIT_CONFIG}).
+   */
+  private Sf2lokiConfig loadBuildable(Path configOrNull) {
+    try {
+      Sf2lokiConfig cfg = new ConfigLoader().load(configOrNull, env);
+      Daemon.checkBuildable(cfg);
+      return cfg;
+    } catch (ConfigException | IllegalArgumentException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return null;
     }
   }
 }
