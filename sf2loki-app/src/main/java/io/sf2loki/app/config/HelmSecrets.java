@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The secret part of {@link HelmValues} (SPEC CLI-6, DEP-4): rewrites every secret of a
@@ -24,6 +25,14 @@ final class HelmSecrets {
   static final String MOUNT = "/etc/sf2loki/secrets";
 
   private static final Set<String> CREDENTIAL_FILES = Set.of("service_file");
+
+  /** {@code scheme://user:password@host…}: a URL whose user-info carries a password. */
+  private static final Pattern URL_PASSWORD =
+      Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*://[^/@]*:[^/@]*@");
+
+  /** Header names whose values are credentials (OTLP {@code headers}, SINK {@code headers}). */
+  private static final Pattern CREDENTIAL_HEADER =
+      Pattern.compile("(?i).*(authorization|api[-_]?key|token|secret|password|cookie).*");
 
   private final List<String> secretKeys = secretSettings();
   private final Map<String, HelmValues.SecretKey> byKey = new LinkedHashMap<>();
@@ -57,6 +66,7 @@ final class HelmSecrets {
     }
     for (Map.Entry<String, JsonNode> e : o.properties()) {
       String p = join(path, e.getKey());
+      refuseUnmovable(p, e.getKey(), e.getValue(), path.endsWith("headers"));
       if (e.getValue() instanceof ObjectNode child) {
         object(child, p, org);
       } else if (e.getValue() instanceof ArrayNode items) {
@@ -88,6 +98,31 @@ final class HelmSecrets {
     byKey.put(key, new HelmValues.SecretKey(key, join(path, k), null));
     o.remove(k);
     o.put(k + "_file", MOUNT + "/" + key);
+  }
+
+  /**
+   * CLI-19: a credential that is not a secret setting (a URL's user-info password, a credential
+   * header value) cannot be moved to the Secret, and printing it would put it in a ConfigMap.
+   *
+   * @throws ConfigException naming the dotted path, never the value
+   */
+  private static void refuseUnmovable(String path, String key, JsonNode v, boolean inHeaders) {
+    if (v == null || !v.isTextual() || v.asText().contains("${")) {
+      return;
+    }
+    if (URL_PASSWORD.matcher(v.asText()).find()) {
+      throw new ConfigException(
+          path
+              + ": the URL carries a password in its user-info, which helm-values would print into"
+              + " the ConfigMap; move the credentials to a secret setting (e.g."
+              + " sink.loki.auth_token_file) or a ${NAME} reference");
+    }
+    if (inHeaders && CREDENTIAL_HEADER.matcher(key).matches()) {
+      throw new ConfigException(
+          path
+              + ": a credential header value would be printed into the ConfigMap; use a ${NAME}"
+              + " reference and give the pod that variable from a Secret");
+    }
   }
 
   /** The Secret key for a file-backed secret; one key per distinct source file. */

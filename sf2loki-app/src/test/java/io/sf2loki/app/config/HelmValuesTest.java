@@ -178,6 +178,43 @@ class HelmValuesTest {
   }
 
   @Test
+  @DisplayName(
+      "CLI-19: a password in a URL's user-info or a credential header value is refused, naming"
+          + " the path and never printing the value; a ${VAR} header stays")
+  void cli19_unmovableCredentialsRefused() throws Exception {
+    assertThatThrownBy(
+            () ->
+                map(
+                    """
+                    salesforce: {client_id: c, username: u, private_key_file: /k}
+                    sink: {loki: {url: "https://user:URLPASS-secret@loki.example.com/x"}}
+                    """))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("sink.loki.url")
+        .hasMessageNotContaining("URLPASS");
+    assertThatThrownBy(
+            () ->
+                map(
+                    """
+                    salesforce: {client_id: c, username: u, private_key_file: /k}
+                    sink: {loki: {url: "http://loki/x"}}
+                    service: {telemetry: {headers: {X-Api-Key: OTLP-HEADER-KEY-SECRET}}}
+                    """))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("service.telemetry.headers.X-Api-Key")
+        .hasMessageNotContaining("OTLP-HEADER-KEY-SECRET");
+    HelmValues.Result ok =
+        map(
+            """
+            salesforce: {client_id: c, username: u, private_key_file: /k}
+            sink: {loki: {url: "http://loki/x"}}
+            service: {telemetry: {headers: {X-Api-Key: "${OTLP_KEY}", X-Scope-OrgID: tenant-a}}}
+            """);
+    assertThat(values(ok).at("/config/service/telemetry/headers/X-Scope-OrgID").asText())
+        .isEqualTo("tenant-a");
+  }
+
+  @Test
   @DisplayName("CLI-19: an invalid configuration is refused before mapping (named error)")
   void cli19_invalidConfigRefused(@TempDir Path dir) throws Exception {
     Path cfg = dir.resolve("c.yaml");
