@@ -80,12 +80,15 @@ public final class Backfill {
   }
 
   /** Runs the request until done or {@code stop}; returns the exit status. */
-  public int run(BackfillRequest request, StopSignal stop) {
-    Optional<OrgConfig> org = selectOrg(request.org());
+  public int run(BackfillRequest asked, StopSignal stop) {
+    Optional<OrgConfig> org = selectOrg(asked.org());
     if (org.isEmpty()) {
-      err.println("sf2loki: unknown org '" + request.org().orElse("") + "'");
+      err.println("sf2loki: unknown org '" + asked.org().orElse("") + "'");
       return EXIT_USAGE;
     }
+    // BF-1: without --interval, the org's configured sources.eventlogfile.interval
+    BackfillRequest request =
+        asked.withInterval(Components.eventLogFile(cfg, org.get()).interval().name());
     warnRange(request);
     CounterReader counters = new CounterReader();
     long started = time.ticker().nanoTime();

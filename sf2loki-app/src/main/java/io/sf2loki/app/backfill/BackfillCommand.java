@@ -62,8 +62,7 @@ public final class BackfillCommand implements Callable<Integer> {
   @Option(
       names = "--interval",
       paramLabel = "Daily|Hourly",
-      defaultValue = "Daily",
-      description = "Log file interval (default: ${DEFAULT-VALUE}).")
+      description = "Log file interval (default: sources.eventlogfile.interval of the config).")
   String interval;
 
   @Option(

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * @param until exclusive end: a UTC midnight, or the invocation's "now" when not given (BF-3)
  * @param eventTypes the {@code --event-types} items (SOQL identifiers or {@code *}), or empty when
  *     not given (then: configured explicit types, else discovery; BF-4)
- * @param interval {@code Daily} or {@code Hourly}
+ * @param interval {@code Daily} or {@code Hourly}, or null when {@code --interval} was not given
+ *     (then the org's {@code sources.eventlogfile.interval}, BF-1; see {@link #withInterval})
  * @param ingestTimestamps {@code --ingest-timestamps} (BF-8)
  * @param concurrency downloads in flight, ≥ 1 (BF-6)
  * @param org {@code --org}, or empty for the first org
@@ -42,6 +43,23 @@ public record BackfillRequest(
     Objects.requireNonNull(since, "since");
     Objects.requireNonNull(until, "until");
     eventTypes = eventTypes.map(List::copyOf);
+  }
+
+  /** This request with {@code interval} ({@code Daily} or {@code Hourly}) when none was given. */
+  public BackfillRequest withInterval(String configured) {
+    if (interval != null) {
+      return this;
+    }
+    return new BackfillRequest(
+        since,
+        until,
+        eventTypes,
+        configured,
+        ingestTimestamps,
+        concurrency,
+        org,
+        dryRun,
+        maxBytesPerSecond);
   }
 
   /** A request that cannot run: the CLI prints the message and exits 2 (BF-3, BF-4). */
@@ -78,7 +96,7 @@ public record BackfillRequest(
       throw new InvalidRequestException(
           "--since " + since + " is not before --until " + (until == null ? "(now)" : until));
     }
-    if (!"Daily".equals(interval) && !"Hourly".equals(interval)) {
+    if (interval != null && !"Daily".equals(interval) && !"Hourly".equals(interval)) {
       throw new InvalidRequestException(
           "--interval must be Daily or Hourly, not '" + interval + "'");
     }

@@ -114,7 +114,8 @@ public final class HealthServer implements AutoCloseable {
       this.listener =
           new HealthListener(
               b.address.bindAddress(),
-              50,
+              b.maxConnections, // listen backlog = the connection bound (50 made a burst wait on
+              // SYN retries)
               limits,
               executor,
               this::respond,

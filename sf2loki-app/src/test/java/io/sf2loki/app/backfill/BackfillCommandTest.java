@@ -49,7 +49,8 @@ class BackfillCommandTest {
   @Test
   @DisplayName(
       "CLI-11, CLI-20, BF-3: every option reaches the request; dates are UTC midnights, --until"
-          + " exclusive; defaults: Daily, concurrency 2, label mode, first org, no cap")
+          + " exclusive; defaults: the configured interval (BF-1), concurrency 2, label mode, first"
+          + " org, no cap")
   void cli11_parsesEveryOption() {
     assertThat(
             cli.execute(
@@ -87,7 +88,9 @@ class BackfillCommandTest {
 
     assertThat(cli.execute("backfill", "--since", "2026-11-01")).isZero();
     BackfillRequest d = requests.get(1);
-    assertThat(d.interval()).isEqualTo("Daily");
+    assertThat(d.interval()).as("no --interval: the config decides").isNull();
+    assertThat(d.withInterval("Hourly").interval()).isEqualTo("Hourly");
+    assertThat(r.withInterval("Daily").interval()).as("--interval wins").isEqualTo("Hourly");
     assertThat(d.concurrency()).isEqualTo(2);
     assertThat(d.eventTypes()).isEmpty();
     assertThat(d.org()).isEqualTo(Optional.empty());
