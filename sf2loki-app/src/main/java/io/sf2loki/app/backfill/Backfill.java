@@ -120,6 +120,7 @@ public final class Backfill {
           String key = BackfillStore.key(prefix, request.interval(), type);
           plans.add(planner.plan(type, store.load(key).flatMap(BackfillCursor::parse)));
         }
+        warnEmptyTypes(plans, request);
         if (request.dryRun()) {
           DryRunReport.print(
               out,
@@ -263,6 +264,24 @@ public final class Backfill {
       }
     }
     return Optional.of(List.copyOf(explicit));
+  }
+
+  /** BF-4: a type with no file in the range (a typo, or the other interval) is named on stderr. */
+  private void warnEmptyTypes(List<TypePlan> plans, BackfillRequest request) {
+    for (TypePlan p : plans) {
+      if (p.failure() == null && p.files().isEmpty()) {
+        err.println(
+            "sf2loki: WARN: no "
+                + request.interval()
+                + " EventLogFile of type '"
+                + p.type()
+                + "' in ["
+                + request.since()
+                + ", "
+                + request.until()
+                + "); check the type name and --interval");
+      }
+    }
   }
 
   private CheckpointStore openStore(StateConfig doc, boolean readOnly, StopSignal stop) {

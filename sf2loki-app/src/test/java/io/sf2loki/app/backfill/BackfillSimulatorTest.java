@@ -16,7 +16,8 @@ class BackfillSimulatorTest {
   @Test
   @DisplayName(
       "FEAT-4, BF-14, BF-5, CLI-11: --dry-run lists exactly the files of the range with their"
-          + " LogFileLength and the API calls; no download, no push, no commit; an unknown --org exits 2")
+          + " LogFileLength and the API calls; no download, no push, no commit; an unknown --org exits 2;"
+          + " BF-4: a type with no file in the range is named in a WARN")
   void feat4_dryRunListsTheRange() throws Exception {
     try (BackfillScenario s = new BackfillScenario(50, "")) {
       BackfillScenario.Result r = s.run(s.request(true));
@@ -59,6 +60,24 @@ class BackfillSimulatorTest {
       BackfillScenario.Result bad = s.run(unknownOrg);
       assertThat(bad.exit()).isEqualTo(2); // CLI-11: unknown org
       assertThat(bad.err()).contains("unknown org 'nope'");
+
+      BackfillRequest typo =
+          BackfillRequest.parse(
+              s.sinceDate().toString(),
+              null,
+              "Login,Bogus",
+              "Daily",
+              false,
+              2,
+              null,
+              true,
+              0,
+              java.time.Instant.now());
+      BackfillScenario.Result warned = s.run(typo);
+      assertThat(warned.exit()).isZero(); // BF-4: the other types still run
+      assertThat(warned.err())
+          .contains("WARN: no Daily EventLogFile of type 'Bogus'")
+          .doesNotContain("type 'Login'");
     }
   }
 
