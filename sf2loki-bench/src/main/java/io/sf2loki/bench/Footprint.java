@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
 
 /**
  * The footprint harness of issue 14: the real daemon, started through the distribution launcher
- * with the container image's JVM flags plus {@code -XX:MaxRAM} (a container memory limit), against
+ * with the container image's JVM flags and {@code SF2LOKI_MEMORY_LIMIT} (the launcher's DEP-14
+ * memory-limit profile, with {@code -XX:MaxRAM} standing in for a container memory limit), against
  * the simulator ({@link SimServers}: org, Pub/Sub, Loki receiver bounded by {@code maxHistory}).
  *
  * <ol>
@@ -45,14 +46,13 @@ import java.util.regex.Pattern;
  * </ol>
  *
  * <p>Options: {@code --phases ready,load}, {@code --dist DIR} ({@code sf2loki-app/target/dist}),
- * {@code --launcher FILE} ({@code sf2loki-app/src/dist/bin/sf2loki}), {@code --max-ram 256m},
- * {@code --java-opts "..."} (added after {@code -XX:MaxRAM}), {@code --jvm-defaults "..."}
- * (default: the Jib {@code SF2LOKI_JVM_DEFAULTS} read from {@code sf2loki-app/pom.xml}), {@code
- * --nmt} (native memory tracking summary at the end), {@code --queue-max-bytes N} (16 MiB), {@code
- * --bridge-max-bytes N} (16 MiB), {@code --gc container|host} ({@code container}: adds {@code
- * -XX:+UseSerialGC} below 1792 MiB, see {@link #containerGc}), {@code --env K=V,K2=V2} (extra
- * environment, e.g. {@code MALLOC_ARENA_MAX=2}), {@code --keep} (keep the work directory: file,
- * configs, daemon logs). Run from the repository root.
+ * {@code --launcher FILE} ({@code sf2loki-app/src/dist/bin/sf2loki}), {@code --max-ram 256m}
+ * ({@code SF2LOKI_MEMORY_LIMIT}), {@code --java-opts "..."} ({@code SF2LOKI_JAVA_OPTS}, after the
+ * launcher's profile, so they win), {@code --jvm-defaults "..."} (default: the Jib {@code
+ * SF2LOKI_JVM_DEFAULTS} read from {@code sf2loki-app/pom.xml}), {@code --nmt} (native memory
+ * tracking summary at the end), {@code --queue-max-bytes N} (16 MiB), {@code --bridge-max-bytes N}
+ * (16 MiB), {@code --env K=V,K2=V2} (extra environment), {@code --keep} (keep the work directory:
+ * file, configs, daemon logs). Run from the repository root.
  */
 public final class Footprint {
   private static final Pattern JVM_DEFAULTS =
@@ -69,16 +69,7 @@ public final class Footprint {
     this.work = work;
     this.jvmDefaults =
         opt.containsKey("jvm-defaults") ? opt.get("jvm-defaults") : imageJvmDefaults();
-    String maxRam = opt.getOrDefault("max-ram", "256m");
-    this.javaOpts =
-        ("-XX:MaxRAM="
-                + maxRam
-                + (containerGc(maxRam, opt.getOrDefault("gc", "container"))
-                    ? " -XX:+UseSerialGC"
-                    : "")
-                + " "
-                + opt.getOrDefault("java-opts", ""))
-            .trim();
+    this.javaOpts = opt.getOrDefault("java-opts", "").trim();
   }
 
   public static void main(String[] args) throws Exception {
@@ -87,9 +78,11 @@ public final class Footprint {
     Footprint f = new Footprint(opt, work);
     System.out.printf(
         Locale.ROOT,
-        "footprint: load average %s, cpus %d%n  SF2LOKI_JVM_DEFAULTS=%s%n  SF2LOKI_JAVA_OPTS=%s%n",
+        "footprint: load average %s, cpus %d%n  SF2LOKI_MEMORY_LIMIT=%s%n"
+            + "  SF2LOKI_JVM_DEFAULTS=%s%n  SF2LOKI_JAVA_OPTS=%s%n",
         ProcessStats.loadAverage(),
         Runtime.getRuntime().availableProcessors(),
+        opt.getOrDefault("max-ram", "256m"),
         f.jvmDefaults,
         f.javaOpts);
     KeyPair keys = KeyPairGenerator.getInstance("RSA").genKeyPair();
@@ -343,6 +336,8 @@ public final class Footprint {
     Path launcher =
         Path.of(opt.getOrDefault("launcher", "sf2loki-app/src/dist/bin/sf2loki")).toAbsolutePath();
     Map<String, String> env = new java.util.LinkedHashMap<>();
+    // the launcher's DEP-14 memory-limit profile, as a cgroup limit would select it
+    env.put("SF2LOKI_MEMORY_LIMIT", opt.getOrDefault("max-ram", "256m"));
     for (String kv : opt.getOrDefault("env", "").split(",")) {
       if (kv.contains("=")) {
         env.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
@@ -419,16 +414,6 @@ public final class Footprint {
    * the serial collector; {@code -XX:MaxRAM} on a bigger host does not change that choice (G1 would
    * run). {@code --gc host} keeps the host's choice.
    */
-  static boolean containerGc(String maxRam, String mode) {
-    if (!mode.equals("container")) {
-      return false;
-    }
-    String v = maxRam.toLowerCase(Locale.ROOT);
-    long mult =
-        v.endsWith("g") ? 1L << 30 : v.endsWith("m") ? 1L << 20 : v.endsWith("k") ? 1L << 10 : 1;
-    long bytes = Long.parseLong(v.replaceAll("[gmk]$", "")) * mult;
-    return bytes < 1792L << 20;
-  }
 
   /** {@code SF2LOKI_JVM_DEFAULTS} of the Jib image configuration (SPEC DEP-2). */
   private static String imageJvmDefaults() throws IOException {

@@ -35,14 +35,6 @@ class FootprintPartsTest {
   }
 
   @Test
-  @DisplayName("DEP-13: the serial collector is added below 1792 MiB, as container ergonomics do")
-  void dep13_containerGcBelowServerClass() {
-    assertThat(Footprint.containerGc("256m", "container")).isTrue();
-    assertThat(Footprint.containerGc("2g", "container")).isFalse();
-    assertThat(Footprint.containerGc("256m", "host")).isFalse();
-  }
-
-  @Test
   @DisplayName("DEP-13: options take a value, or are flags when followed by another option")
   void dep13_options() {
     assertThat(Footprint.options(new String[] {"--nmt", "--rate", "100", "--phases", "ready"}))

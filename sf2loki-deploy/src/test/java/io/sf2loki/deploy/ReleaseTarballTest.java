@@ -165,6 +165,87 @@ class ReleaseTarballTest {
   }
 
   @Test
+  @DisplayName(
+      "DEP-14: below a 1 GiB memory limit the launcher caps the heap at limit - 160 MiB, C1 only,"
+          + " serial GC, 2 malloc arenas; operator flags come after and win")
+  void dep14_smallMemoryLimitProfile() throws Exception {
+    String small = " -XX:MaxRAM=256m -Xmx96m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC ";
+    assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "256m")))
+        .contains(small)
+        .contains("MALLOC_ARENA_MAX=2");
+    assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "268435456"))).contains(small);
+    assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "192Mi")))
+        .contains(" -XX:MaxRAM=192m -Xmx64m "); // never below 64 MiB
+    assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "2g")))
+        .contains(" -XX:MaxRAM=2048m ")
+        .doesNotContain("-Xmx")
+        .doesNotContain("TieredStopAtLevel")
+        .contains("MALLOC_ARENA_MAX=unset");
+    String chosen =
+        launchArgs(
+            Map.of(
+                "SF2LOKI_MEMORY_LIMIT", "256m",
+                "SF2LOKI_JAVA_OPTS", "-XX:+UseG1GC -Xmx120m",
+                "MALLOC_ARENA_MAX", "4"));
+    assertThat(chosen)
+        .doesNotContain("UseSerialGC")
+        .contains("MALLOC_ARENA_MAX=4")
+        .containsSubsequence("-Xmx96m", "-Xmx120m"); // the later -Xmx wins
+
+    // the cgroup's limit: v2 memory.max, v1 memory.limit_in_bytes; "max" and v1's 2^63 are none
+    Path v2 = Files.createDirectories(tmp.resolve("cgroup-v2"));
+    Files.writeString(v2.resolve("memory.max"), "268435456\n");
+    assertThat(launchArgs(Map.of("SF2LOKI_CGROUP_DIR", v2.toString())))
+        .contains(" -Xmx96m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC ")
+        .doesNotContain("MaxRAM"); // the JVM reads the cgroup itself
+    Files.writeString(v2.resolve("memory.max"), "max\n");
+    assertThat(launchArgs(Map.of("SF2LOKI_CGROUP_DIR", v2.toString()))).doesNotContain("-Xmx");
+    Path v1 = Files.createDirectories(tmp.resolve("cgroup-v1/memory"));
+    Files.writeString(v1.resolve("memory.limit_in_bytes"), "536870912\n");
+    assertThat(launchArgs(Map.of("SF2LOKI_CGROUP_DIR", v1.getParent().toString())))
+        .contains(" -Xmx352m ");
+    Files.writeString(v1.resolve("memory.limit_in_bytes"), "9223372036854771712\n");
+    assertThat(launchArgs(Map.of("SF2LOKI_CGROUP_DIR", v1.getParent().toString())))
+        .doesNotContain("-Xmx");
+    assertThat(
+            launchArgs(Map.of("SF2LOKI_CGROUP_DIR", v2.toString(), "SF2LOKI_MEMORY_LIMIT", "off")))
+        .doesNotContain("-Xmx")
+        .doesNotContain("MaxRAM");
+  }
+
+  @Test
+  @DisplayName("DEP-14: a memory limit that is not a size is refused by name before the JVM starts")
+  void dep14_badMemoryLimitRefused() throws Exception {
+    Launch.Result r = launch(Map.of("SF2LOKI_MEMORY_LIMIT", "1.5g"));
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("SF2LOKI_MEMORY_LIMIT=1.5g is not a size").doesNotContain("ARGS");
+  }
+
+  /** The JVM command line the launcher builds, seen by a stand-in java that prints it. */
+  private static String launchArgs(Map<String, String> extra) throws Exception {
+    Launch.Result r = launch(extra);
+    assertThat(r.exit()).as(r.err()).isZero();
+    return " " + r.out().strip() + " ";
+  }
+
+  private static Launch.Result launch(Map<String, String> extra) throws Exception {
+    Path fake = tmp.resolve("echo-java");
+    if (!Files.exists(fake)) {
+      Files.createDirectories(fake.resolve("bin"));
+      Files.writeString(
+          fake.resolve("bin/java"),
+          "#!/usr/bin/env bash\necho \"ARGS $* MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-unset}\"\n");
+      fake.resolve("bin/java").toFile().setExecutable(true);
+      Files.writeString(fake.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+    }
+    Map<String, String> env = new java.util.HashMap<>(extra);
+    env.put("JAVA_HOME", fake.toString());
+    env.put("PATH", toolDir.toString());
+    env.putIfAbsent("SF2LOKI_CGROUP_DIR", tmp.resolve("no-cgroup").toString());
+    return Launch.run(tmp, env, List.of(home.resolve("bin/sf2loki").toString(), "--version"), 60);
+  }
+
+  @Test
   @DisplayName("DEP-1: the shipped example configuration passes --check (CLI-4)")
   void dep1_exampleConfigChecks() throws Exception {
     KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
