@@ -245,7 +245,7 @@ public final class Backfill {
       request.eventTypes().get().stream().filter(t -> !t.equals("*")).forEach(explicit::add);
       discover = request.discovers();
     } else {
-      org.sources().eventlogfile().eventTypes().stream()
+      org.sources().eventlogfile().settings().eventTypes().stream()
           .map(t -> t.name())
           .filter(n -> !n.equals("*"))
           .forEach(explicit::add);

@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.app.config.SalesforceConfig.AuthMode;
 import io.sf2loki.app.config.SalesforceConfig.Environment;
 import io.sf2loki.core.settings.Setting;
+import io.sf2loki.salesforce.apexlog.ApexLogSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -83,6 +88,10 @@ final class ConfigBinder {
   private final Section.Problems problems = new Section.Problems();
   private final List<String> warnings = new ArrayList<>();
   private final TransformBinding transforms = new TransformBinding(problems);
+  private final List<ConfigException.Problem> labelCountProblems = new ArrayList<>();
+  private LokiConfig loki;
+  private boolean multiOrg;
+  private List<String> globalMetadata = List.of();
 
   ConfigBinder(SecretResolver secrets) {
     this.secrets = secrets;
@@ -92,11 +101,12 @@ final class ConfigBinder {
     Section root = new Section(tree, "", problems, ROOT_KEYS);
 
     // sink first: per-org label checks need sink.loki.labels
-    LokiConfig loki = sink(root);
+    loki = sink(root);
+    globalMetadata = loki == null ? List.of() : loki.structuredMetadataFields();
 
     boolean hasSalesforce = root.has("salesforce");
     List<JsonNode> orgItems = root.list("orgs");
-    boolean multiOrg = !orgItems.isEmpty();
+    multiOrg = !orgItems.isEmpty();
     List<OrgConfig> orgs = new ArrayList<>();
     if (hasSalesforce && multiOrg) {
       root.problem("orgs", "set either salesforce (single org) or orgs (multi-org), not both");
@@ -105,7 +115,7 @@ final class ConfigBinder {
     }
     if (multiOrg) {
       if (root.has("sources")) {
-        SourcesConfig top = sources(root.section("sources", SOURCES_KEYS), false, "");
+        SourcesConfig top = sources(root.section("sources", SOURCES_KEYS), false, "", null);
         SourcesConfig dflt = defaultSources();
         if (!top.equals(dflt)) {
           root.problem(
@@ -131,20 +141,21 @@ final class ConfigBinder {
         } else {
           sf = salesforce(o.section("salesforce", SALESFORCE_KEYS), prefix);
         }
-        SourcesConfig src = sources(o.section("sources", SOURCES_KEYS), true, prefix);
+        SourcesConfig src =
+            sources(o.section("sources", SOURCES_KEYS), true, prefix, "orgs." + i + ".sources");
         orgs.add(new OrgConfig(name, sf, src));
       }
     } else if (hasSalesforce) {
       SalesforceConfig sf = salesforce(root.section("salesforce", SALESFORCE_KEYS), "");
-      SourcesConfig src = sources(root.section("sources", SOURCES_KEYS), true, "");
+      SourcesConfig src = sources(root.section("sources", SOURCES_KEYS), true, "", "sources");
       orgs.add(new OrgConfig("", sf, src));
     }
 
     if (loki != null) {
       LokiBinding.checkStaticLabels(problems, loki, multiOrg, "sink.loki.labels");
+      labelCountProblems.forEach(p -> problems.add(p.path(), p.message())); // CFG-16
       for (int i = 0; i < orgs.size(); i++) {
         String base = multiOrg ? "orgs." + i + ".sources" : "sources";
-        checkElfLabelCount(orgs.get(i).sources().eventlogfile(), loki, multiOrg, base);
         RevisitWindowCheck.check(orgs.get(i).sources(), loki.outOfOrderWindow(), base, warnings);
       }
     }
@@ -179,8 +190,12 @@ final class ConfigBinder {
   private SourcesConfig defaultSources() {
     Section.Problems scratch = new Section.Problems();
     ConfigBinder b = new ConfigBinder(secrets);
+    b.globalMetadata = globalMetadata;
     return b.sources(
-        new Section(JsonNodeFactory.instance.objectNode(), "", scratch, SOURCES_KEYS), false, "");
+        new Section(JsonNodeFactory.instance.objectNode(), "", scratch, SOURCES_KEYS),
+        false,
+        "",
+        null);
   }
 
   // ---- salesforce ----
@@ -271,12 +286,19 @@ final class ConfigBinder {
 
   // ---- sources ----
 
-  private SourcesConfig sources(Section s, boolean emitWarnings, String orgPrefix) {
+  /**
+   * @param labelBase dotted path of this org's sources for the CFG-16 label count, or null for a
+   *     section that is not an org's (the multi-org top level, the defaults)
+   */
+  private SourcesConfig sources(
+      Section s, boolean emitWarnings, String orgPrefix, String labelBase) {
     Optional<Secret> salt = secrets.resolve(s, "transform_salt");
     PubSubConfig pubsub = pubsub(s.section("pubsub", PUBSUB_KEYS), emitWarnings, orgPrefix);
-    EventLogObjectsConfig elo = eventlogObjects(s.section("eventlog_objects", ELO_KEYS));
-    EventLogFileConfig elf = eventlogfile(s.section("eventlogfile", ELF_KEYS));
-    ApexLogConfig apex = apexlog(s.section("apexlog", APEX_KEYS));
+    SourceConfig<EventLogObjectsSettings> elo =
+        eventlogObjects(s.section("eventlog_objects", ELO_KEYS));
+    SourceConfig<EventLogFileSettings> elf =
+        eventlogfile(s.section("eventlogfile", ELF_KEYS), labelBase);
+    SourceConfig<ApexLogSettings> apex = apexlog(s.section("apexlog", APEX_KEYS));
     if (emitWarnings && salt.isEmpty()) {
       warnHashWithoutSalt(orgPrefix, "pubsub", pubsub.transforms());
       warnHashWithoutSalt(orgPrefix, "eventlog_objects", elo.transforms());
@@ -370,8 +392,8 @@ final class ConfigBinder {
     return host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("::1");
   }
 
-  private EventLogObjectsConfig eventlogObjects(Section s) {
-    List<ObjectConfig> objects = new ArrayList<>();
+  private SourceConfig<EventLogObjectsSettings> eventlogObjects(Section s) {
+    List<ObjectSettings> objects = new ArrayList<>();
     List<JsonNode> items = s.list("objects");
     Set<String> names = new HashSet<>();
     for (int i = 0; i < items.size(); i++) {
@@ -386,31 +408,40 @@ final class ConfigBinder {
       checkRate(o.path("sample"), sample);
       long maxRecords = o.integer(SourceKeys.OBJ_MAX_CATCHUP_RECORDS);
       long maxBytes = o.integer(SourceKeys.OBJ_MAX_CATCHUP_BYTES);
+      Duration poll = o.duration(SourceKeys.OBJ_POLL_INTERVAL);
+      Duration lookback = o.duration(SourceKeys.OBJ_LOOKBACK);
+      Duration settle = o.duration(SourceKeys.OBJ_SETTLE_WINDOW);
+      boolean big = o.bool(SourceKeys.OBJ_BIG_OBJECT);
+      String tiebreak = identifier(o, SourceKeys.OBJ_TIEBREAK_FIELD);
+      RevisitSettings revisit = revisit(o);
       objects.add(
-          new ObjectConfig(
-              name,
-              tsField,
-              o.duration(SourceKeys.OBJ_POLL_INTERVAL),
-              o.duration(SourceKeys.OBJ_LOOKBACK),
-              o.duration(SourceKeys.OBJ_SETTLE_WINDOW),
-              sample,
-              o.bool(SourceKeys.OBJ_BIG_OBJECT),
-              maxRecords,
-              maxBytes,
-              identifier(o, SourceKeys.OBJ_TIEBREAK_FIELD),
-              revisit(o)));
+          o.build(
+              () ->
+                  new ObjectSettings(
+                      name,
+                      tsField,
+                      poll,
+                      lookback,
+                      settle,
+                      sample,
+                      big,
+                      maxRecords,
+                      maxBytes,
+                      tiebreak,
+                      revisit)));
     }
-    return new EventLogObjectsConfig(
-        s.bool(SourceKeys.ELO_ENABLED),
-        List.copyOf(objects),
-        transforms.bind(s, "transforms", Set.of()));
+    boolean enabled = s.bool(SourceKeys.ELO_ENABLED);
+    List<TransformRule> rules = transforms.bind(s, "transforms", Set.of());
+    EventLogObjectsSettings settings =
+        s.build(() -> new EventLogObjectsSettings(objects, globalMetadata, false));
+    return new SourceConfig<>(enabled, settings, rules);
   }
 
-  private EventLogFileConfig eventlogfile(Section s) {
+  private SourceConfig<EventLogFileSettings> eventlogfile(Section s, String labelBase) {
     boolean enabled = s.bool(SourceKeys.ELF_ENABLED);
-    EventLogFileConfig.Interval interval =
-        s.enumValue(SourceKeys.ELF_INTERVAL, EventLogFileConfig.Interval.values(), false);
-    List<EventTypeConfig> types = new ArrayList<>();
+    EventLogFileSettings.Interval interval =
+        s.choice(SourceKeys.ELF_INTERVAL, EventLogFileSettings.Interval.class);
+    List<EventLogFileSettings.EventTypeSettings> types = new ArrayList<>();
     List<JsonNode> items = s.list("event_types");
     Set<String> promoted = new LinkedHashSet<>();
     Set<String> seenTypes = new HashSet<>();
@@ -430,10 +461,10 @@ final class ConfigBinder {
       } else if (!name.equals("*") && !SOQL_IDENTIFIER.matcher(name).matches()) {
         t.problem("name", "must be \"*\" or match " + SOQL_IDENTIFIER.pattern());
       }
-      Optional<List<String>> smf =
+      List<String> smf =
           t.has("structured_metadata_fields")
-              ? Optional.of(t.stringList("structured_metadata_fields", List.of()))
-              : Optional.empty();
+              ? t.stringList("structured_metadata_fields", List.of())
+              : null;
       List<String> labels = t.stringList(SourceKeys.ET_LABELS);
       for (String label : labels) {
         if (!LABEL_NAME.matcher(label).matches()) {
@@ -445,40 +476,57 @@ final class ConfigBinder {
       promoted.addAll(labels);
       double sample = t.number(SourceKeys.ET_SAMPLE);
       checkRate(t.path("sample"), sample);
+      if (labelBase != null) {
+        checkElfLabelCount(name, labels, labelBase + ".eventlogfile.event_types." + i + ".labels");
+      }
       if (!name.isEmpty() && !seenTypes.add(name.toLowerCase(Locale.ROOT))) {
-        // kept loadable for 1.x compatibility; the source uses the first entry of a name
+        // kept loadable for 1.x compatibility; the source uses the first entry of a name (CFG-17)
         warnings.add(
             p
                 + ": duplicate event type '"
                 + name
                 + "' is ignored; the settings of its first entry apply");
+        continue;
       }
-      types.add(new EventTypeConfig(name, smf, labels, sample));
+      String typeName = name;
+      types.add(
+          t.build(() -> new EventLogFileSettings.EventTypeSettings(typeName, smf, labels, sample)));
     }
-    if (enabled && types.isEmpty()) {
+    if (enabled && items.isEmpty()) {
       s.problem(
           "event_types", "must not be empty when eventlogfile is enabled (use \"*\" to discover)");
     }
     int pageSize = s.intValue(SourceKeys.ELF_PAGE_SIZE);
     int concurrency = s.intValue(SourceKeys.ELF_CONCURRENCY);
     Duration settleDefault =
-        interval == EventLogFileConfig.Interval.HOURLY ? Duration.ofMinutes(5) : Duration.ZERO;
-    return new EventLogFileConfig(
-        enabled,
-        interval,
-        List.copyOf(types),
-        s.stringList(SourceKeys.ELF_EXCLUDE),
-        s.duration(SourceKeys.ELF_POLL_INTERVAL),
-        s.duration(SourceKeys.ELF_LOOKBACK),
-        s.string(SourceKeys.ELF_TIMESTAMP_COLUMN),
-        pageSize,
-        s.duration(SourceKeys.ELF_SETTLE_WINDOW.key(), settleDefault), // CFG-18
-        s.duration(SourceKeys.ELF_DOWNLOAD_MAX_AGE),
-        transforms.bind(s, "transforms", promoted),
-        concurrency);
+        interval == EventLogFileSettings.Interval.Hourly ? Duration.ofMinutes(5) : Duration.ZERO;
+    List<String> exclude = s.stringList(SourceKeys.ELF_EXCLUDE);
+    Duration poll = s.duration(SourceKeys.ELF_POLL_INTERVAL);
+    Duration lookback = s.duration(SourceKeys.ELF_LOOKBACK);
+    String tsColumn = s.string(SourceKeys.ELF_TIMESTAMP_COLUMN);
+    Duration settle = s.duration(SourceKeys.ELF_SETTLE_WINDOW.key(), settleDefault); // CFG-18
+    Duration maxAge = s.duration(SourceKeys.ELF_DOWNLOAD_MAX_AGE);
+    List<TransformRule> rules = transforms.bind(s, "transforms", promoted);
+    EventLogFileSettings settings =
+        s.build(
+            () ->
+                new EventLogFileSettings(
+                    interval,
+                    types,
+                    exclude,
+                    poll,
+                    lookback,
+                    tsColumn,
+                    pageSize,
+                    settle,
+                    maxAge,
+                    concurrency,
+                    globalMetadata,
+                    false));
+    return new SourceConfig<>(enabled, settings, rules);
   }
 
-  private ApexLogConfig apexlog(Section s) {
+  private SourceConfig<ApexLogSettings> apexlog(Section s) {
     List<String> users = s.stringList(SourceKeys.APX_USERS);
     for (int i = 0; i < users.size(); i++) {
       if (!USERNAME.matcher(users.get(i)).matches()) {
@@ -489,19 +537,21 @@ final class ConfigBinder {
     long maxBody = s.integer(SourceKeys.APX_MAX_BODY_BYTES);
     double sample = s.number(SourceKeys.SAMPLE);
     checkRate(s.path("sample"), sample);
-    return new ApexLogConfig(
-        s.bool(SourceKeys.APX_ENABLED),
-        s.duration(SourceKeys.APX_POLL_INTERVAL),
-        s.duration(SourceKeys.APX_LOOKBACK),
-        users,
-        maxBody,
-        sample,
-        transforms.bind(s, "transforms", Set.of()),
-        revisit(s));
+    boolean enabled = s.bool(SourceKeys.APX_ENABLED);
+    Duration poll = s.duration(SourceKeys.APX_POLL_INTERVAL);
+    Duration lookback = s.duration(SourceKeys.APX_LOOKBACK);
+    List<TransformRule> rules = transforms.bind(s, "transforms", Set.of());
+    RevisitSettings revisit = revisit(s);
+    ApexLogSettings settings =
+        s.build(
+            () ->
+                new ApexLogSettings(
+                    poll, lookback, users, maxBody, sample, globalMetadata, false, revisit));
+    return new SourceConfig<>(enabled, settings, rules);
   }
 
   /** OBJ-13…OBJ-17, APX-10: the three revisit keys of an object or of {@code apexlog}. */
-  private static RevisitConfig revisit(Section s) {
+  private static RevisitSettings revisit(Section s) {
     Setting keys = SourceKeys.REVISIT_MAX_KEYS;
     int maxKeys = s.intValue(keys.key(), (int) keys.longDefault());
     if (maxKeys < keys.min() || maxKeys > keys.max()) {
@@ -514,14 +564,21 @@ final class ConfigBinder {
               + " (the most rows one query returns)");
       maxKeys = (int) keys.longDefault();
     }
-    return new RevisitConfig(
-        s.duration(SourceKeys.REVISIT_WINDOW), s.duration(SourceKeys.REVISIT_INTERVAL), maxKeys);
+    Duration window = s.duration(SourceKeys.REVISIT_WINDOW);
+    Duration interval = s.duration(SourceKeys.REVISIT_INTERVAL);
+    int keep = maxKeys;
+    return s.build(() -> new RevisitSettings(window, interval, keep));
   }
 
-  /** CFG-16: the number of distinct label names an ELF stream can carry. */
-  private void checkElfLabelCount(
-      EventLogFileConfig elf, LokiConfig loki, boolean multiOrg, String base) {
-    Set<String> common =
+  /**
+   * CFG-16: the number of distinct label names an ELF stream can carry. Reported after the static
+   * label check, in org order (the problems are held until {@link #bind} adds them).
+   */
+  private void checkElfLabelCount(String type, List<String> labels, String path) {
+    if (loki == null) {
+      return;
+    }
+    Set<String> all =
         new TreeSet<>(
             List.of(
                 "job",
@@ -533,23 +590,20 @@ final class ConfigBinder {
                 "backfill",
                 "late"));
     if (multiOrg) {
-      common.add("org");
+      all.add("org");
     }
-    common.addAll(loki.labels().keySet());
-    for (int i = 0; i < elf.eventTypes().size(); i++) {
-      EventTypeConfig t = elf.eventTypes().get(i);
-      Set<String> all = new TreeSet<>(common);
-      all.addAll(t.labels());
-      if (all.size() > MAX_STREAM_LABELS) {
-        problems.add(
-            base + ".eventlogfile.event_types." + i + ".labels",
-            "event type '"
-                + t.name()
-                + "' would carry "
-                + all.size()
-                + " label names, more than Loki's default limit of "
-                + MAX_STREAM_LABELS);
-      }
+    all.addAll(loki.labels().keySet());
+    all.addAll(labels);
+    if (all.size() > MAX_STREAM_LABELS) {
+      labelCountProblems.add(
+          new ConfigException.Problem(
+              path,
+              "event type '"
+                  + type
+                  + "' would carry "
+                  + all.size()
+                  + " label names, more than Loki's default limit of "
+                  + MAX_STREAM_LABELS));
     }
   }
 

@@ -76,8 +76,7 @@ public final class Components {
    */
   public static io.sf2loki.salesforce.elf.EventLogFileSettings eventLogFile(
       Sf2lokiConfig cfg, OrgConfig org) {
-    return SettingsMapper.eventLogFile(
-        org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), true);
+    return org.sources().eventlogfile().settings().withFinite(true);
   }
 
   /**

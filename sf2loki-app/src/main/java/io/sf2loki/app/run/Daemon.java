@@ -115,12 +115,6 @@ public final class Daemon {
       if (auth.privateKeyPem() != null) {
         io.sf2loki.salesforce.auth.PemKeys.parseRsaPrivateKey(auth.privateKeyPem());
       }
-      SettingsMapper.eventLogFile(
-          org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), false);
-      SettingsMapper.apexLog(
-          org.sources().apexlog(), cfg.sink().loki().structuredMetadataFields(), false);
-      SettingsMapper.eventLogObjects(
-          org.sources().eventlogObjects(), cfg.sink().loki().structuredMetadataFields(), false);
     }
   }
 
@@ -307,23 +301,14 @@ public final class Daemon {
     Map<String, String> staticLabels = SettingsMapper.staticLabels(cfg, org.org, orgId);
     CommitGauges gauges = new CommitGauges(m, options.time().wall());
     EventLogFileSettings elfSettings =
-        SettingsMapper.eventLogFile(
-            org.org.sources().eventlogfile(),
-            cfg.sink().loki().structuredMetadataFields(),
-            options.finite());
+        org.org.sources().eventlogfile().settings().withFinite(options.finite());
     boolean elfEnabled = org.org.sources().eventlogfile().enabled();
     EventLogObjectsSettings objSettings =
-        SettingsMapper.eventLogObjects(
-            org.org.sources().eventlogObjects(),
-            cfg.sink().loki().structuredMetadataFields(),
-            options.finite());
+        org.org.sources().eventlogObjects().settings().withFinite(options.finite());
     boolean objEnabled =
         org.org.sources().eventlogObjects().enabled() && !objSettings.objects().isEmpty();
     ApexLogSettings apexSettings =
-        SettingsMapper.apexLog(
-            org.org.sources().apexlog(),
-            cfg.sink().loki().structuredMetadataFields(),
-            options.finite());
+        org.org.sources().apexlog().settings().withFinite(options.finite());
     boolean apexEnabled = org.org.sources().apexlog().enabled();
     PubSubWiring pubsub = null;
     if (org.org.sources().pubsub().enabled() && !org.org.sources().pubsub().topics().isEmpty()) {
@@ -556,12 +541,14 @@ public final class Daemon {
         .addKeyValue(
             "eventlog_objects",
             org.sources().eventlogObjects().enabled()
-                ? org.sources().eventlogObjects().objects().size()
+                ? org.sources().eventlogObjects().settings().objects().size()
                 : 0)
         .addKeyValue(
             "eventlogfile_event_types",
             org.sources().eventlogfile().enabled()
-                ? org.sources().eventlogfile().eventTypes().stream().map(t -> t.name()).toList()
+                ? org.sources().eventlogfile().settings().eventTypes().stream()
+                    .map(t -> t.name())
+                    .toList()
                 : List.of())
         .addKeyValue("sink", UrlScrubber.scrub(cfg.sink().loki().url()))
         .addKeyValue("org_limit_metrics", org.salesforce().limits().enabled())

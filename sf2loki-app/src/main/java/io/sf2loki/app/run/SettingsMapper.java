@@ -1,12 +1,7 @@
 package io.sf2loki.app.run;
 
-import io.sf2loki.app.config.ApexLogConfig;
-import io.sf2loki.app.config.EventLogFileConfig;
-import io.sf2loki.app.config.EventLogObjectsConfig;
-import io.sf2loki.app.config.EventTypeConfig;
 import io.sf2loki.app.config.LokiConfig;
 import io.sf2loki.app.config.OrgConfig;
-import io.sf2loki.app.config.RevisitConfig;
 import io.sf2loki.app.config.SalesforceConfig;
 import io.sf2loki.app.config.Secret;
 import io.sf2loki.app.config.ServiceConfig;
@@ -19,17 +14,11 @@ import io.sf2loki.loki.Compression;
 import io.sf2loki.loki.Encoding;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.loki.MetadataMode;
-import io.sf2loki.salesforce.apexlog.ApexLogSettings;
 import io.sf2loki.salesforce.auth.AuthMode;
 import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
-import io.sf2loki.salesforce.elf.EventLogFileSettings;
-import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
-import io.sf2loki.salesforce.objects.ObjectSettings;
-import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -124,81 +113,6 @@ final class SettingsMapper {
     labels.put("sf_org_id", orgId);
     labels.putAll(cfg.sink().loki().labels());
     return labels;
-  }
-
-  /** {@code sources.eventlogfile} → the source's settings (ELF, CFG-17, CFG-18). */
-  static EventLogFileSettings eventLogFile(
-      EventLogFileConfig elf, List<String> globalMetadataFields, boolean finite) {
-    // a repeated name (case-insensitive) is ignored, as the loader warned (CFG-17)
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    List<EventLogFileSettings.EventTypeSettings> types =
-        elf.eventTypes().stream()
-            .filter(t -> seen.add(t.name().toLowerCase(java.util.Locale.ROOT)))
-            .map(SettingsMapper::eventType)
-            .toList();
-    return new EventLogFileSettings(
-        elf.interval() == EventLogFileConfig.Interval.DAILY
-            ? EventLogFileSettings.Interval.Daily
-            : EventLogFileSettings.Interval.Hourly,
-        types,
-        elf.exclude(),
-        elf.pollInterval(),
-        elf.lookback(),
-        elf.timestampColumn(),
-        elf.pageSize(),
-        elf.settleWindow(),
-        elf.downloadMaxAge(),
-        elf.concurrency(),
-        globalMetadataFields,
-        finite);
-  }
-
-  /** {@code sources.apexlog} → the ApexLog source's settings (APX, §1.3). */
-  static ApexLogSettings apexLog(
-      ApexLogConfig apex, List<String> globalMetadataFields, boolean finite) {
-    return new ApexLogSettings(
-        apex.pollInterval(),
-        apex.lookback(),
-        apex.users(),
-        apex.maxBodyBytes(),
-        apex.sample(),
-        globalMetadataFields,
-        finite,
-        revisit(apex.revisit()));
-  }
-
-  /** The revisit keys → the source's revisit settings (OBJ-13…OBJ-17, APX-10). */
-  static RevisitSettings revisit(RevisitConfig r) {
-    return new RevisitSettings(r.window(), r.interval(), r.maxKeys());
-  }
-
-  private static EventLogFileSettings.EventTypeSettings eventType(EventTypeConfig t) {
-    return new EventLogFileSettings.EventTypeSettings(
-        t.name(), t.structuredMetadataFields().orElse(null), t.labels(), t.sample());
-  }
-
-  /** {@code sources.eventlog_objects} → the object source's settings (OBJ, §1.3). */
-  static EventLogObjectsSettings eventLogObjects(
-      EventLogObjectsConfig cfg, List<String> globalMetadataFields, boolean finite) {
-    return new EventLogObjectsSettings(
-        cfg.objects().stream()
-            .map(
-                o ->
-                    new ObjectSettings(
-                        o.name(),
-                        o.timestampField(),
-                        o.pollInterval(),
-                        o.lookback(),
-                        o.settleWindow(),
-                        o.sample(),
-                        o.bigObject(),
-                        o.maxCatchupRecords(),
-                        o.maxCatchupBytes(),
-                        o.tiebreakField(),
-                        revisit(o.revisit())))
-            .toList(),
-        globalMetadataFields,
-        finite);
   }
 
   /**

@@ -173,11 +173,13 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
       }
       if (s.eventlogfile().enabled()) {
         s.eventlogfile()
+            .settings()
             .eventTypes()
             .forEach(t -> keys.add(new Key("eventlogfile:" + t.name(), "last_created")));
       }
       if (s.eventlogObjects().enabled()) {
         s.eventlogObjects()
+            .settings()
             .objects()
             .forEach(o -> keys.add(new Key("eventlog_objects:" + o.name(), "last_ts")));
       }

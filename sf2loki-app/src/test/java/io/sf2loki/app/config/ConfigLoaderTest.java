@@ -9,12 +9,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sf2loki.app.config.LokiConfig.Compression;
 import io.sf2loki.app.config.SalesforceConfig.AuthMode;
 import io.sf2loki.app.config.SalesforceConfig.Environment;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,15 +66,15 @@ class ConfigLoaderTest {
     assertThat(ps.onInvalidReplay()).isEqualTo(PubSubConfig.InvalidReplayPreset.EARLIEST);
     assertThat(ps.bridgeMaxBytes()).isZero();
 
-    EventLogObjectsConfig elo = org.sources().eventlogObjects();
+    SourceConfig<EventLogObjectsSettings> elo = org.sources().eventlogObjects();
     assertThat(elo.enabled()).isTrue();
-    assertThat(elo.objects().get(0).pollInterval()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(elo.objects().get(0).lookback()).isEqualTo(Duration.ofDays(1));
-    assertThat(elo.objects().get(0).maxCatchupRecords()).isEqualTo(200_000);
-    ObjectConfig api = elo.objects().get(1);
+    assertThat(elo.settings().objects().get(0).pollInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(elo.settings().objects().get(0).lookback()).isEqualTo(Duration.ofDays(1));
+    assertThat(elo.settings().objects().get(0).maxCatchupRecords()).isEqualTo(200_000);
+    ObjectSettings api = elo.settings().objects().get(1);
     assertThat(api)
         .isEqualTo(
-            new ObjectConfig(
+            new ObjectSettings(
                 "ApiEvent",
                 "EventDate",
                 Duration.ofMinutes(5),
@@ -82,20 +85,21 @@ class ConfigLoaderTest {
                 20_000,
                 67_108_864,
                 "EventIdentifier",
-                RevisitConfig.DEFAULTS));
+                RevisitSettings.DEFAULTS));
     assertThat(elo.transforms().get(0).match()).containsEntry("Status", "Fail*");
 
-    EventLogFileConfig elf = org.sources().eventlogfile();
-    assertThat(elf.interval()).isEqualTo(EventLogFileConfig.Interval.DAILY);
+    SourceConfig<EventLogFileSettings> elfSource = org.sources().eventlogfile();
+    EventLogFileSettings elf = elfSource.settings();
+    assertThat(elf.interval()).isEqualTo(EventLogFileSettings.Interval.Daily);
     assertThat(elf.eventTypes().get(0))
-        .isEqualTo(new EventTypeConfig("Login", Optional.empty(), List.of(), 1.0));
-    assertThat(elf.eventTypes().get(1).structuredMetadataFields()).contains(List.of());
+        .isEqualTo(new EventLogFileSettings.EventTypeSettings("Login", null, List.of(), 1.0));
+    assertThat(elf.eventTypes().get(1).structuredMetadataFields()).isEqualTo(List.of());
     assertThat(elf.eventTypes().get(1).labels()).containsExactly("API_TYPE");
     assertThat(elf.pollInterval()).isEqualTo(Duration.ofMinutes(30));
     assertThat(elf.settleWindow()).isEqualTo(Duration.ZERO); // CFG-18: Daily default
-    assertThat(elf.transforms().get(0).metricName(0)).isEqualTo("strip-ids");
-    assertThat(org.sources().apexlog().pollInterval()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(org.sources().apexlog().maxBodyBytes()).isEqualTo(5_242_880);
+    assertThat(elfSource.transforms().get(0).metricName(0)).isEqualTo("strip-ids");
+    assertThat(org.sources().apexlog().settings().pollInterval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(org.sources().apexlog().settings().maxBodyBytes()).isEqualTo(5_242_880);
 
     LokiConfig loki = cfg.sink().loki();
     assertThat(loki.authToken().orElseThrow().reveal()).isEqualTo("tok");
@@ -138,7 +142,7 @@ class ConfigLoaderTest {
     assertThat(ps.include()).containsExactly("*");
     assertThat(ps.endpoint()).isEqualTo("api.pubsub.salesforce.com:7443");
     assertThat(ps.replayPreset()).isEqualTo(PubSubConfig.ReplayPreset.CUSTOM);
-    assertThat(cfg.orgs().get(0).sources().eventlogfile().settleWindow())
+    assertThat(cfg.orgs().get(0).sources().eventlogfile().settings().settleWindow())
         .isEqualTo(Duration.ofMinutes(5)); // CFG-18 Hourly
     LokiConfig.Batch b = cfg.sink().loki().batch();
     assertThat(b)
@@ -164,7 +168,7 @@ class ConfigLoaderTest {
         MINIMAL.replace("  pubsub:", "  eventlogfile: {settle_window: 0s}\n  pubsub:")
             + "state:\n  store: s3\n  s3: {bucket: b}\n";
     Sf2lokiConfig cfg = load(dir, yaml);
-    assertThat(cfg.orgs().get(0).sources().eventlogfile().settleWindow()).isZero();
+    assertThat(cfg.orgs().get(0).sources().eventlogfile().settings().settleWindow()).isZero();
     assertThat(cfg.state().minWriteInterval()).isEqualTo(Duration.ofSeconds(1));
   }
 
@@ -391,13 +395,36 @@ class ConfigLoaderTest {
                 "sink:",
                 "  eventlogfile:\n    enabled: true\n    event_types: [Login, login,"
                     + " {name: API}]\nsink:"));
-    assertThat(cfg.orgs().getFirst().sources().eventlogfile().eventTypes()).hasSize(3);
+    // CFG-17: the repeated name is dropped when binding (the source reads each type once)
+    assertThat(cfg.orgs().getFirst().sources().eventlogfile().settings().eventTypes())
+        .extracting(EventLogFileSettings.EventTypeSettings::name)
+        .containsExactly("Login", "API");
     assertThat(cfg.warnings())
         .singleElement()
         .asString()
         .isEqualTo(
             "sources.eventlogfile.event_types.1: duplicate event type 'login' is ignored; the"
                 + " settings of its first entry apply");
+  }
+
+  @Test
+  @DisplayName(
+      "CFG-17: a repeated event type (any case) is ignored; the first entry's settings apply")
+  void cfg17_duplicateEventTypesIgnored() {
+    Sf2lokiConfig cfg =
+        load(
+            dir,
+            MINIMAL.replace(
+                "sink:",
+                "  eventlogfile:\n    enabled: true\n    event_types: [Login, {name: login,"
+                    + " sample: 0.5}, API]\nsink:"));
+    assertThat(cfg.orgs().getFirst().sources().eventlogfile().settings().eventTypes())
+        .extracting(
+            EventLogFileSettings.EventTypeSettings::name,
+            EventLogFileSettings.EventTypeSettings::sample)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("Login", 1.0),
+            org.assertj.core.groups.Tuple.tuple("API", 1.0));
   }
 
   @Test
