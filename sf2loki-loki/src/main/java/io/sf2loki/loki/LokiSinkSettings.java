@@ -159,6 +159,25 @@ public record LokiSinkSettings(
         maxTrackedStreams);
   }
 
+  /** A copy with another product version ({@code User-Agent: sf2loki/<version>}). */
+  public LokiSinkSettings withVersion(String newVersion) {
+    return new LokiSinkSettings(
+        url,
+        tenantId,
+        authToken,
+        encoding,
+        compression,
+        structuredMetadata,
+        newVersion,
+        connectTimeout,
+        requestTimeout,
+        lateEntries,
+        maxEntries,
+        maxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
+  }
+
   /** A copy with another tenant and token. */
   public LokiSinkSettings withAuth(String newTenantId, String newAuthToken) {
     return new LokiSinkSettings(

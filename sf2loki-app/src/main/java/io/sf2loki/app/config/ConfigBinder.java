@@ -3,17 +3,21 @@ package io.sf2loki.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sf2loki.app.config.SalesforceConfig.AuthMode;
-import io.sf2loki.app.config.SalesforceConfig.Environment;
+import com.salesforce.eventbus.protobuf.ReplayPreset;
+import io.sf2loki.core.pipeline.PipelineSettings;
 import io.sf2loki.core.settings.Setting;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
+import io.sf2loki.salesforce.auth.AuthMode;
+import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.pubsub.PubSubChannels;
+import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
+import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
 import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -154,9 +158,10 @@ final class ConfigBinder {
     if (loki != null) {
       LokiBinding.checkStaticLabels(problems, loki, multiOrg, "sink.loki.labels");
       labelCountProblems.forEach(p -> problems.add(p.path(), p.message())); // CFG-16
-      for (int i = 0; i < orgs.size(); i++) {
+      for (int i = 0; loki.push() != null && i < orgs.size(); i++) {
         String base = multiOrg ? "orgs." + i + ".sources" : "sources";
-        RevisitWindowCheck.check(orgs.get(i).sources(), loki.outOfOrderWindow(), base, warnings);
+        Duration window = loki.push().outOfOrderWindow();
+        RevisitWindowCheck.check(orgs.get(i).sources(), window, base, warnings);
       }
     }
 
@@ -169,9 +174,12 @@ final class ConfigBinder {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.list());
     }
-    return new Sf2lokiConfig(
-        orgs, multiOrg, new SinkConfig(loki), state, coordinate, service, warnings);
+    PipelineSettings pipeline =
+        batch.withTiming(service.shutdownGrace(), state.minWriteInterval()); // PIPE-9, PIPE-13
+    return new Sf2lokiConfig(orgs, multiOrg, loki, pipeline, state, coordinate, service, warnings);
   }
+
+  private PipelineSettings batch;
 
   /** {@code sink.loki}, or null when it is missing (reported). */
   private LokiConfig sink(Section root) {
@@ -184,7 +192,10 @@ final class ConfigBinder {
       sink.problem("loki", "required (set sink.loki.url)");
       return null;
     }
-    return new LokiBinding(secrets, problems, warnings).bind(sink.section("loki", LOKI_KEYS));
+    LokiBinding binding = new LokiBinding(secrets, problems, warnings);
+    LokiConfig bound = binding.bind(sink.section("loki", LOKI_KEYS));
+    batch = binding.batch();
+    return bound;
   }
 
   private SourcesConfig defaultSources() {
@@ -201,8 +212,8 @@ final class ConfigBinder {
   // ---- salesforce ----
 
   private SalesforceConfig salesforce(Section s, String orgPrefix) {
-    Environment env = s.enumValue(SalesforceKeys.ENVIRONMENT, Environment.values(), false);
-    AuthMode mode = s.enumValue(SalesforceKeys.AUTH_MODE, AuthMode.values(), false);
+    String env = s.choiceText(SalesforceKeys.ENVIRONMENT);
+    AuthMode mode = s.choice(SalesforceKeys.AUTH_MODE, AuthMode.class);
     String clientId = s.string("client_id", null);
     if (clientId == null || clientId.isEmpty()) {
       s.problem("client_id", orgPrefix + "required");
@@ -241,7 +252,7 @@ final class ConfigBinder {
     }
     String loginUrl = s.string(SalesforceKeys.LOGIN_URL);
     if (loginUrl.isEmpty()) {
-      loginUrl = env == Environment.SANDBOX ? SANDBOX_LOGIN : PRODUCTION_LOGIN;
+      loginUrl = env.equals("sandbox") ? SANDBOX_LOGIN : PRODUCTION_LOGIN;
     }
     if (mode == AuthMode.CLIENT_CREDENTIALS && isGenericLoginHost(loginUrl)) {
       s.problem(
@@ -261,19 +272,23 @@ final class ConfigBinder {
             l.bool(SalesforceKeys.LIMITS_ENABLED),
             l.duration(SalesforceKeys.LIMITS_POLL_INTERVAL),
             ApiReserveKey.bind(l)); // OBS-21
-    return new SalesforceConfig(
-        loginUrl,
-        env,
-        mode,
-        clientId,
-        clientSecret,
-        username,
-        privateKey,
-        apiVersion,
-        orgId,
-        s.string(SalesforceKeys.JWT_AUDIENCE),
-        tokenTtl,
-        limits);
+    String audience = s.string(SalesforceKeys.JWT_AUDIENCE);
+    String login = loginUrl;
+    String id = clientId;
+    SalesforceAuthSettings auth =
+        s.build(
+            () ->
+                new SalesforceAuthSettings(
+                    java.net.URI.create(login),
+                    env,
+                    mode,
+                    id,
+                    clientSecret.map(Secret::reveal).orElse(null),
+                    username,
+                    privateKey.map(Secret::reveal).orElse(null),
+                    audience,
+                    tokenTtl));
+    return new SalesforceConfig(auth, apiVersion, orgId, limits);
   }
 
   private static boolean isGenericLoginHost(String url) {
@@ -364,21 +379,24 @@ final class ConfigBinder {
         }
       }
     }
+    boolean enabled = s.bool(SourceKeys.PS_ENABLED);
+    ReplayPreset preset = s.choice(SourceKeys.PS_REPLAY_PRESET, ReplayPreset.class);
+    ReplayPreset onInvalid = s.choice(SourceKeys.PS_ON_INVALID_REPLAY, ReplayPreset.class);
+    TopicFilter filter =
+        new TopicFilter(s.stringList(SourceKeys.PS_INCLUDE), s.stringList(SourceKeys.PS_EXCLUDE));
+    Duration rediscovery = s.duration(SourceKeys.PS_REDISCOVERY);
+    List<TransformRule> rules = transforms.bind(s, "transforms", Set.of());
+    PubSubSourceSettings source =
+        s.build(() -> PubSubSourceSettings.of(topics, filter, rediscovery, bridgeMax));
+    PubSubReaderSettings reader =
+        s.build(
+            () ->
+                PubSubReaderSettings.defaults(globalMetadata)
+                    .withNumRequested(numRequested)
+                    .withPresets(preset, onInvalid)
+                    .withSampleRates(new SampleRates(sample)));
     return new PubSubConfig(
-        s.bool(SourceKeys.PS_ENABLED),
-        endpoint,
-        tls,
-        numRequested,
-        s.enumValue(SourceKeys.PS_REPLAY_PRESET, PubSubConfig.ReplayPreset.values(), false),
-        s.enumValue(
-            SourceKeys.PS_ON_INVALID_REPLAY, PubSubConfig.InvalidReplayPreset.values(), false),
-        topics,
-        s.stringList(SourceKeys.PS_INCLUDE),
-        s.stringList(SourceKeys.PS_EXCLUDE),
-        s.duration(SourceKeys.PS_REDISCOVERY),
-        Collections.unmodifiableMap(sample),
-        transforms.bind(s, "transforms", Set.of()),
-        bridgeMax);
+        enabled, PubSubChannels.Settings.of(endpoint, tls), source, reader, rules);
   }
 
   static boolean isLoopbackTarget(String endpoint) {

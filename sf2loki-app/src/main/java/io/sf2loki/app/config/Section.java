@@ -440,6 +440,15 @@ final class Section {
    *     bug, caught by the tests that load the defaults)
    */
   <E extends Enum<E>> E choice(Setting d, Class<E> type) {
+    String chosen = choiceText(d);
+    return chosen == null ? null : constant(type, chosen);
+  }
+
+  /**
+   * The YAML spelling of the {@link Setting.Type#ENUM} definition {@code d}: one of {@code
+   * d.choices()} exactly, else the default (the CFG-20 problem reported).
+   */
+  String choiceText(Setting d) {
     String dflt = d.stringDefault();
     String s = string(d.key(), null);
     String chosen = dflt;
@@ -450,7 +459,7 @@ final class Section {
         problem(d.key(), "must be one of " + String.join(", ", d.choices()) + " (got '" + s + "')");
       }
     }
-    return chosen == null ? null : constant(type, chosen);
+    return chosen;
   }
 
   static <E extends Enum<E>> E constant(Class<E> type, String yaml) {

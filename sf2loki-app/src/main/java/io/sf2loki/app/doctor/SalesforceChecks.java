@@ -52,7 +52,7 @@ final class SalesforceChecks {
           Check.pass(
               "auth",
               "flow="
-                  + sf.authMode().yaml()
+                  + sf.authMode().name().toLowerCase(java.util.Locale.ROOT)
                   + " instance_url="
                   + Components.scrub(t.instanceUrl().toString())
                   + " org_id="
@@ -65,7 +65,7 @@ final class SalesforceChecks {
 
   /** The operator's hint for a failed mint (DOC-2 row 2), starting with {@code " — hint: "}. */
   static String authHint(SalesforceConfig sf, AuthException e) {
-    boolean jwt = sf.authMode() == SalesforceConfig.AuthMode.JWT_BEARER;
+    boolean jwt = sf.authMode() == io.sf2loki.salesforce.auth.AuthMode.JWT_BEARER;
     String code = e.errorCode() == null ? "" : e.errorCode();
     String host = hostOf(sf.loginUrl());
     String hint;

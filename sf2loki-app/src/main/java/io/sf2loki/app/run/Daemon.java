@@ -95,7 +95,7 @@ public final class Daemon {
   public static void checkBuildable(Sf2lokiConfig cfg) {
     BuildSupport.check(cfg);
     // SINK-18: load the push codec now, so a noexec temp dir shows at --check, not the first push
-    io.sf2loki.loki.encode.SnappyCodec.load(cfg.sink().loki().snappyTempdir());
+    io.sf2loki.loki.encode.SnappyCodec.load(cfg.loki().snappyTempdir());
     StateStores.check(cfg.state());
     java.nio.file.Path statePath = cfg.state().file().path();
     if (cfg.state().store() == io.sf2loki.app.config.StateConfig.Store.FILE
@@ -107,11 +107,9 @@ public final class Daemon {
               + statePath.resolve("state.json")
               + ")");
     }
-    SettingsMapper.sink(cfg.sink().loki(), Version.get());
-    SettingsMapper.telemetry(cfg);
     for (OrgConfig org : cfg.orgs()) {
       SourceOverlap.check(org); // SRC-23
-      var auth = SettingsMapper.auth(org.salesforce());
+      var auth = org.salesforce().auth();
       if (auth.privateKeyPem() != null) {
         io.sf2loki.salesforce.auth.PemKeys.parseRsaPrivateKey(auth.privateKeyPem());
       }
@@ -172,7 +170,7 @@ public final class Daemon {
 
   private int runInternal(StopSignal processStop, Deque<AutoCloseable> closers) {
     String version = Version.get();
-    TelemetrySettings ts = SettingsMapper.telemetry(cfg);
+    TelemetrySettings ts = cfg.service().telemetry();
     Telemetry telemetry =
         Telemetry.create(ts, options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
     Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
@@ -277,12 +275,12 @@ public final class Daemon {
     }
     log.atInfo()
         .addKeyValue("org_id", orgId)
-        .addKeyValue("environment", org.org.salesforce().environment().yaml())
+        .addKeyValue("environment", org.org.salesforce().environment())
         .log("authenticated to salesforce org");
 
     CpuPool cpu = new CpuPool();
     closers.push(cpu);
-    LokiSinkSettings sinkSettings = SettingsMapper.sink(cfg.sink().loki(), version);
+    LokiSinkSettings sinkSettings = cfg.loki().push().withVersion(version);
     Sink sink =
         options
             .sinkDecorator()
@@ -296,9 +294,8 @@ public final class Daemon {
                     options.time().wall()));
     closers.push(sink);
     EntryLimiter limiter =
-        new EntryLimiter(
-            (int) Math.min(Integer.MAX_VALUE, cfg.sink().loki().batch().maxLineBytes()), m);
-    Map<String, String> staticLabels = SettingsMapper.staticLabels(cfg, org.org, orgId);
+        new EntryLimiter((int) Math.min(Integer.MAX_VALUE, cfg.loki().maxLineBytes()), m);
+    Map<String, String> staticLabels = Components.staticLabels(cfg, org.org, orgId);
     CommitGauges gauges = new CommitGauges(m, options.time().wall());
     EventLogFileSettings elfSettings =
         org.org.sources().eventlogfile().settings().withFinite(options.finite());
@@ -312,14 +309,7 @@ public final class Daemon {
     boolean apexEnabled = org.org.sources().apexlog().enabled();
     PubSubWiring pubsub = null;
     if (org.org.sources().pubsub().enabled() && !org.org.sources().pubsub().topics().isEmpty()) {
-      pubsub =
-          new PubSubWiring(
-              org,
-              cfg.sink().loki().structuredMetadataFields(),
-              m,
-              undecodableTopics,
-              watched,
-              watch);
+      pubsub = new PubSubWiring(org, m, undecodableTopics, watched, watch);
       closers.push(pubsub);
     }
     PubSubWiring pubsubWiring = pubsub;
@@ -389,7 +379,7 @@ public final class Daemon {
                       r.reportTo(board);
                     }
                   });
-              EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
+              EgressSettings egress = cfg.loki().egress();
               EgressGovernor governor =
                   new EgressGovernor(
                       egress,
@@ -399,7 +389,7 @@ public final class Daemon {
                           ? store.load(EgressGovernor.BUDGET_KEY)
                           : java.util.Optional.empty());
               return new Pipeline(
-                  SettingsMapper.pipeline(cfg, staticLabels),
+                  cfg.pipeline().withStaticLabels(staticLabels),
                   sources,
                   sink,
                   store,
@@ -550,13 +540,13 @@ public final class Daemon {
                     .map(t -> t.name())
                     .toList()
                 : List.of())
-        .addKeyValue("sink", UrlScrubber.scrub(cfg.sink().loki().url()))
+        .addKeyValue("sink", UrlScrubber.scrub(cfg.loki().url()))
         .addKeyValue("org_limit_metrics", org.salesforce().limits().enabled())
         .addKeyValue("log_level", cfg.service().logLevel().yaml())
         .addKeyValue("health_addr", cfg.service().healthAddr())
         .addKeyValue(
             "snappy_codec",
-            io.sf2loki.loki.encode.SnappyCodec.load(cfg.sink().loki().snappyTempdir())
+            io.sf2loki.loki.encode.SnappyCodec.load(cfg.loki().snappyTempdir())
                 .name()
                 .toLowerCase(java.util.Locale.ROOT))
         .log("sf2loki starting");

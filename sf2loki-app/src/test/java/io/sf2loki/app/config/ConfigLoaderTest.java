@@ -6,9 +6,14 @@ import static io.sf2loki.app.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sf2loki.app.config.LokiConfig.Compression;
-import io.sf2loki.app.config.SalesforceConfig.AuthMode;
-import io.sf2loki.app.config.SalesforceConfig.Environment;
+import com.salesforce.eventbus.protobuf.ReplayPreset;
+import io.sf2loki.app.telemetry.TelemetrySettings;
+import io.sf2loki.core.egress.BudgetAction;
+import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.loki.Compression;
+import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.loki.MetadataMode;
+import io.sf2loki.salesforce.auth.AuthMode;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.objects.ObjectSettings;
@@ -45,7 +50,7 @@ class ConfigLoaderTest {
     assertThat(org.name()).isEmpty();
     assertThat(org.keyPrefix()).isEmpty();
     SalesforceConfig sf = org.salesforce();
-    assertThat(sf.environment()).isEqualTo(Environment.SANDBOX);
+    assertThat(sf.environment()).isEqualTo("sandbox");
     assertThat(sf.loginUrl()).isEqualTo("https://test.salesforce.com");
     assertThat(sf.authMode()).isEqualTo(AuthMode.JWT_BEARER);
     assertThat(sf.privateKey().orElseThrow().reveal()).isEqualTo("PEM");
@@ -57,14 +62,15 @@ class ConfigLoaderTest {
     assertThat(sf.jwtAudience()).isEmpty();
 
     PubSubConfig ps = org.sources().pubsub();
-    assertThat(ps.tls()).isTrue();
-    assertThat(ps.defaultNumRequested()).isEqualTo(50);
+    assertThat(ps.channel().tls()).isTrue();
+    assertThat(ps.reader().numRequested()).isEqualTo(50);
     assertThat(ps.topics()).containsExactly("/event/LoginEventStream", "*");
-    assertThat(ps.rediscoveryInterval()).isEqualTo(Duration.ofHours(1));
+    assertThat(ps.source().rediscoveryInterval()).isEqualTo(Duration.ofHours(1));
     assertThat(ps.sample())
         .containsExactly(Map.entry("/event/LoginEventStream", 0.5), Map.entry("*", 1.0));
-    assertThat(ps.onInvalidReplay()).isEqualTo(PubSubConfig.InvalidReplayPreset.EARLIEST);
-    assertThat(ps.bridgeMaxBytes()).isZero();
+    assertThat(ps.reader().sampleRates().applyAsDouble("/event/LoginEventStream")).isEqualTo(0.5);
+    assertThat(ps.reader().onInvalidReplay()).isEqualTo(ReplayPreset.EARLIEST);
+    assertThat(ps.source().bridgeMaxBytes()).isZero();
 
     SourceConfig<EventLogObjectsSettings> elo = org.sources().eventlogObjects();
     assertThat(elo.enabled()).isTrue();
@@ -101,18 +107,18 @@ class ConfigLoaderTest {
     assertThat(org.sources().apexlog().settings().pollInterval()).isEqualTo(Duration.ofMinutes(1));
     assertThat(org.sources().apexlog().settings().maxBodyBytes()).isEqualTo(5_242_880);
 
-    LokiConfig loki = cfg.sink().loki();
+    LokiConfig loki = cfg.loki();
     assertThat(loki.authToken().orElseThrow().reveal()).isEqualTo("tok");
     assertThat(loki.tenantId()).contains("tenant-1");
     assertThat(loki.effectiveCompression()).isEqualTo(Compression.SNAPPY);
     assertThat(loki.labels())
         .containsExactly(Map.entry("job", "sf2loki"), Map.entry("environment", "prod"));
-    assertThat(loki.batch().flushInterval()).isEqualTo(Duration.ofMillis(500));
-    assertThat(loki.batch().maxLineBytes()).isZero();
+    assertThat(cfg.pipeline().flushInterval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(loki.maxLineBytes()).isZero();
     assertThat(loki.egress().maxLinesPerSecond()).isEqualTo(100.5);
-    assertThat(loki.egress().budgetAction()).isEqualTo(LokiConfig.BudgetAction.DROP);
-    assertThat(loki.structuredMetadata()).isEqualTo(LokiConfig.StructuredMetadataMode.AUTO);
-    assertThat(loki.lateEntries()).isEqualTo(LokiConfig.LateEntries.RESTAMP);
+    assertThat(loki.egress().budgetAction()).isEqualTo(BudgetAction.DROP);
+    assertThat(loki.push().structuredMetadata()).isEqualTo(MetadataMode.AUTO);
+    assertThat(loki.push().lateEntries()).isEqualTo(LokiSinkSettings.LateEntries.RESTAMP);
 
     assertThat(cfg.state().file().path()).isEqualTo(Path.of("/tmp/sf2loki/state.json"));
     assertThat(cfg.state().minWriteInterval()).isZero();
@@ -121,11 +127,11 @@ class ConfigLoaderTest {
     assertThat(cfg.service().logLevel()).isEqualTo(ServiceConfig.LogLevel.WARNING);
     assertThat(cfg.service().logFormat()).isEqualTo(ServiceConfig.LogFormat.LOGFMT);
     assertThat(cfg.service().unreadyAfterSinkFailing()).isZero();
-    ServiceConfig.Telemetry tel = cfg.service().telemetry();
+    TelemetrySettings tel = cfg.service().telemetry();
     assertThat(tel.basicAuthUser()).isEqualTo("tenant-1"); // CFG-9 fallback
-    assertThat(tel.basicAuthToken().orElseThrow().reveal()).isEqualTo("tok");
+    assertThat(tel.basicAuthToken()).isEqualTo("tok");
     assertThat(tel.exportInterval()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(tel.prometheus().enabled()).isFalse();
+    assertThat(tel.prometheusEnabled()).isFalse();
     // the 1.x sample sends the Loki token to its OTLP host: the one OBS-30 warning
     assertThat(cfg.warnings()).singleElement().asString().contains("OBS-30");
   }
@@ -140,15 +146,15 @@ class ConfigLoaderTest {
     PubSubConfig ps = cfg.orgs().get(0).sources().pubsub();
     assertThat(ps.enabled()).isTrue();
     assertThat(ps.include()).containsExactly("*");
-    assertThat(ps.endpoint()).isEqualTo("api.pubsub.salesforce.com:7443");
-    assertThat(ps.replayPreset()).isEqualTo(PubSubConfig.ReplayPreset.CUSTOM);
+    assertThat(ps.channel().endpoint()).isEqualTo("api.pubsub.salesforce.com:7443");
+    assertThat(ps.reader().replayPreset()).isEqualTo(ReplayPreset.CUSTOM);
     assertThat(cfg.orgs().get(0).sources().eventlogfile().settings().settleWindow())
         .isEqualTo(Duration.ofMinutes(5)); // CFG-18 Hourly
-    LokiConfig.Batch b = cfg.sink().loki().batch();
-    assertThat(b)
-        .isEqualTo(
-            new LokiConfig.Batch(
-                1000, 1_048_576, Duration.ofSeconds(1), 262_144, 10_000, 268_435_456));
+    PipelineSettings b = cfg.pipeline();
+    assertThat(List.of(b.maxEntries(), b.maxBytes(), b.flushInterval()))
+        .containsExactly(1000, 1_048_576L, Duration.ofSeconds(1));
+    assertThat(cfg.loki().maxLineBytes()).isEqualTo(262_144);
+    assertThat(List.of(b.queueMaxSize(), b.queueMaxBytes())).containsExactly(10_000, 268_435_456L);
     assertThat(cfg.state().store()).isEqualTo(StateConfig.Store.FILE);
     assertThat(cfg.state().file().path()).isEqualTo(Path.of("/var/lib/sf2loki/state.json"));
     assertThat(cfg.state().s3().key()).isEqualTo("sf2loki/state.json");
@@ -157,8 +163,8 @@ class ConfigLoaderTest {
     assertThat(cfg.service().healthAddr()).isEqualTo(":8080");
     assertThat(cfg.service().shutdownGrace()).isEqualTo(Duration.ofSeconds(25));
     assertThat(cfg.service().unreadyAfterSinkFailing()).isEqualTo(Duration.ofMinutes(15));
-    assertThat(cfg.service().telemetry().enabled()).isFalse();
-    assertThat(cfg.service().telemetry().auth()).isEqualTo(ServiceConfig.TelemetryAuth.BASIC);
+    assertThat(cfg.service().telemetry().otlpEnabled()).isFalse();
+    assertThat(cfg.service().telemetry().auth()).isEqualTo(TelemetrySettings.Auth.BASIC);
   }
 
   @Test
@@ -232,8 +238,8 @@ class ConfigLoaderTest {
                 "SF2LOKI_SINK__LOKI__URL", "https://other/loki/api/v1/push",
                 "sf2loki_sink__loki__batch__max_entries", "250",
                 "SF2LOKI_UNRELATED", "ignored"));
-    assertThat(cfg.sink().loki().url()).isEqualTo("https://other/loki/api/v1/push");
-    assertThat(cfg.sink().loki().batch().maxEntries()).isEqualTo(250);
+    assertThat(cfg.loki().url()).isEqualTo("https://other/loki/api/v1/push");
+    assertThat(cfg.pipeline().maxEntries()).isEqualTo(250);
   }
 
   @Test
@@ -249,8 +255,8 @@ class ConfigLoaderTest {
                 "SF2LOKI_SOURCES__PUBSUB__TLS", "off"));
     PubSubConfig ps = cfg.orgs().get(0).sources().pubsub();
     assertThat(ps.topics()).containsExactly("/event/ApiEventStream", "${X}");
-    assertThat(ps.tls()).isFalse();
-    assertThat(cfg.sink().loki().labels()).containsExactly(Map.entry("job", "env-job"));
+    assertThat(ps.channel().tls()).isFalse();
+    assertThat(cfg.loki().labels()).containsExactly(Map.entry("job", "env-job"));
     assertThat(cfg.orgs().get(0).salesforce().clientId()).isEqualTo("cid"); // merged, not replaced
   }
 
@@ -328,7 +334,7 @@ class ConfigLoaderTest {
     for (String v : List.of("True", "FALSE", "yes", "No", "ON", "off", "'yes'")) {
       String yaml = MINIMAL + "service:\n  telemetry:\n    prometheus:\n      enabled: " + v + "\n";
       boolean expected = List.of("True", "yes", "ON", "'yes'").contains(v);
-      assertThat(load(dir, yaml).service().telemetry().prometheus().enabled())
+      assertThat(load(dir, yaml).service().telemetry().prometheusEnabled())
           .as(v)
           .isEqualTo(expected);
     }
@@ -431,13 +437,13 @@ class ConfigLoaderTest {
   @DisplayName("CFG-23: protobuf with explicit gzip and json with explicit snappy warn")
   void compressionWarnings() {
     Sf2lokiConfig a = load(dir, MINIMAL.replace("url: http", "compression: gzip\n    url: http"));
-    assertThat(a.sink().loki().effectiveCompression()).isEqualTo(Compression.SNAPPY);
+    assertThat(a.loki().effectiveCompression()).isEqualTo(Compression.SNAPPY);
     assertThat(a.warnings()).singleElement().asString().contains("compression=gzip is ignored");
     Sf2lokiConfig b =
         load(
             dir,
             MINIMAL.replace("url: http", "encoding: json\n    compression: snappy\n    url: http"));
-    assertThat(b.sink().loki().effectiveCompression()).isEqualTo(Compression.NONE);
+    assertThat(b.loki().effectiveCompression()).isEqualTo(Compression.NONE);
     assertThat(b.warnings()).singleElement().asString().contains("uncompressed");
     Sf2lokiConfig c = load(dir, MINIMAL.replace("url: http", "encoding: json\n    url: http"));
     assertThat(c.warnings()).isEmpty();
@@ -445,7 +451,7 @@ class ConfigLoaderTest {
         load(
             dir,
             MINIMAL.replace("url: http", "encoding: json\n    compression: gzip\n    url: http"));
-    assertThat(d.sink().loki().effectiveCompression()).isEqualTo(Compression.GZIP);
+    assertThat(d.loki().effectiveCompression()).isEqualTo(Compression.GZIP);
   }
 
   @Test

@@ -61,4 +61,37 @@ public record PipelineSettings(
         staticLabels,
         Duration.ZERO);
   }
+
+  /** A copy with the static labels of one org (PIPE-4). */
+  public PipelineSettings withStaticLabels(Map<String, String> labels) {
+    return new PipelineSettings(
+        maxEntries,
+        maxBytes,
+        flushInterval,
+        queueMaxSize,
+        queueMaxBytes,
+        shutdownGrace,
+        retryInitial,
+        retryMax,
+        labels,
+        minWriteInterval);
+  }
+
+  /**
+   * A copy with another shutdown grace (PIPE-13, {@code service.shutdown_grace}) and checkpoint
+   * write interval (PIPE-9, {@code state.min_write_interval}).
+   */
+  public PipelineSettings withTiming(Duration grace, Duration writeInterval) {
+    return new PipelineSettings(
+        maxEntries,
+        maxBytes,
+        flushInterval,
+        queueMaxSize,
+        queueMaxBytes,
+        grace,
+        retryInitial,
+        retryMax,
+        staticLabels,
+        writeInterval);
+  }
 }
