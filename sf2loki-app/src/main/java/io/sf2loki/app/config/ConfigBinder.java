@@ -516,8 +516,7 @@ final class ConfigBinder {
     }
     int pageSize = s.intValue(SourceKeys.ELF_PAGE_SIZE);
     int concurrency = s.intValue(SourceKeys.ELF_CONCURRENCY);
-    Duration settleDefault =
-        interval == EventLogFileSettings.Interval.Hourly ? Duration.ofMinutes(5) : Duration.ZERO;
+    Duration settleDefault = EventLogFileSettings.defaultSettleWindow(interval); // CFG-18
     List<String> exclude = s.stringList(SourceKeys.ELF_EXCLUDE);
     Duration poll = s.duration(SourceKeys.ELF_POLL_INTERVAL);
     Duration lookback = s.duration(SourceKeys.ELF_LOOKBACK);
