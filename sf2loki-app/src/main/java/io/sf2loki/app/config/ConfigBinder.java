@@ -2,32 +2,25 @@ package io.sf2loki.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.sf2loki.core.pipeline.PipelineSettings;
-import io.sf2loki.core.settings.Setting;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
 import io.sf2loki.salesforce.auth.AuthMode;
 import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
-import io.sf2loki.salesforce.objects.ObjectSettings;
 import io.sf2loki.salesforce.pubsub.PubSubChannels;
 import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
-import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -309,11 +302,12 @@ final class ConfigBinder {
       Section s, boolean emitWarnings, String orgPrefix, String labelBase) {
     Optional<Secret> salt = secrets.resolve(s, "transform_salt");
     PubSubConfig pubsub = pubsub(s.section("pubsub", PUBSUB_KEYS), emitWarnings, orgPrefix);
+    SourceBinding polling = polling();
     SourceConfig<EventLogObjectsSettings> elo =
-        eventlogObjects(s.section("eventlog_objects", ELO_KEYS));
+        polling.eventlogObjects(s.section("eventlog_objects", ELO_KEYS));
     SourceConfig<EventLogFileSettings> elf =
-        eventlogfile(s.section("eventlogfile", ELF_KEYS), labelBase);
-    SourceConfig<ApexLogSettings> apex = apexlog(s.section("apexlog", APEX_KEYS));
+        polling.eventlogfile(s.section("eventlogfile", ELF_KEYS), labelBase);
+    SourceConfig<ApexLogSettings> apex = polling.apexlog(s.section("apexlog", APEX_KEYS));
     if (emitWarnings && salt.isEmpty()) {
       warnHashWithoutSalt(orgPrefix, "pubsub", pubsub.transforms());
       warnHashWithoutSalt(orgPrefix, "eventlog_objects", elo.transforms());
@@ -321,6 +315,17 @@ final class ConfigBinder {
       warnHashWithoutSalt(orgPrefix, "apexlog", apex.transforms());
     }
     return new SourcesConfig(s.bool(SourceKeys.ALLOW_OVERLAP), salt, pubsub, elo, elf, apex);
+  }
+
+  private SourceBinding polling() {
+    return new SourceBinding(
+        problems,
+        warnings,
+        transforms,
+        globalMetadata,
+        loki == null ? null : loki.labels().keySet(),
+        multiOrg,
+        labelCountProblems);
   }
 
   private void warnHashWithoutSalt(String orgPrefix, String source, List<TransformRule> rules) {
@@ -360,7 +365,7 @@ final class ConfigBinder {
         if (rate == null) {
           problems.add(p, "expected a number");
         } else {
-          checkRate(p, rate);
+          polling().checkRate(p, rate);
           sample.put(e.getKey(), rate);
         }
       }
@@ -408,250 +413,5 @@ final class ConfigBinder {
       host = host.substring(0, host.indexOf(':'));
     }
     return host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("::1");
-  }
-
-  private SourceConfig<EventLogObjectsSettings> eventlogObjects(Section s) {
-    List<ObjectSettings> objects = new ArrayList<>();
-    List<JsonNode> items = s.list("objects");
-    Set<String> names = new HashSet<>();
-    for (int i = 0; i < items.size(); i++) {
-      Section o = new Section(items.get(i), s.path("objects") + "." + i, problems, OBJECT_KEYS);
-      String name = requiredIdentifier(o, "name");
-      // SOQL names are case-insensitive: two entries would poll one object under two cursors
-      if (!name.isEmpty() && !names.add(name.toLowerCase(Locale.ROOT))) {
-        o.problem("name", "duplicate object name '" + name + "'");
-      }
-      String tsField = identifier(o, SourceKeys.OBJ_TIMESTAMP_FIELD);
-      double sample = o.number(SourceKeys.SAMPLE);
-      checkRate(o.path("sample"), sample);
-      long maxRecords = o.integer(SourceKeys.OBJ_MAX_CATCHUP_RECORDS);
-      long maxBytes = o.integer(SourceKeys.OBJ_MAX_CATCHUP_BYTES);
-      Duration poll = o.duration(SourceKeys.OBJ_POLL_INTERVAL);
-      Duration lookback = o.duration(SourceKeys.OBJ_LOOKBACK);
-      Duration settle = o.duration(SourceKeys.OBJ_SETTLE_WINDOW);
-      boolean big = o.bool(SourceKeys.OBJ_BIG_OBJECT);
-      String tiebreak = identifier(o, SourceKeys.OBJ_TIEBREAK_FIELD);
-      RevisitSettings revisit = revisit(o);
-      objects.add(
-          o.build(
-              () ->
-                  new ObjectSettings(
-                      name,
-                      tsField,
-                      poll,
-                      lookback,
-                      settle,
-                      sample,
-                      big,
-                      maxRecords,
-                      maxBytes,
-                      tiebreak,
-                      revisit)));
-    }
-    boolean enabled = s.bool(SourceKeys.ELO_ENABLED);
-    List<TransformRule> rules = transforms.bind(s, "transforms", Set.of());
-    EventLogObjectsSettings settings =
-        s.build(() -> new EventLogObjectsSettings(objects, globalMetadata, false));
-    return new SourceConfig<>(enabled, settings, rules);
-  }
-
-  private SourceConfig<EventLogFileSettings> eventlogfile(Section s, String labelBase) {
-    boolean enabled = s.bool(SourceKeys.ELF_ENABLED);
-    EventLogFileSettings.Interval interval =
-        s.choice(SourceKeys.ELF_INTERVAL, EventLogFileSettings.Interval.class);
-    List<EventLogFileSettings.EventTypeSettings> types = new ArrayList<>();
-    List<JsonNode> items = s.list("event_types");
-    Set<String> promoted = new LinkedHashSet<>();
-    Set<String> seenTypes = new HashSet<>();
-    for (int i = 0; i < items.size(); i++) {
-      JsonNode item = items.get(i);
-      String p = s.path("event_types") + "." + i;
-      if (item.isTextual()) {
-        ObjectNode obj = JsonNodeFactory.instance.objectNode();
-        obj.set("name", item);
-        item = obj;
-      }
-      Section t = new Section(item, p, problems, EVENT_TYPE_KEYS);
-      String name = t.string("name", null);
-      if (name == null || name.isEmpty()) {
-        t.problem("name", "required");
-        name = "";
-      } else if (!name.equals("*") && !SOQL_IDENTIFIER.matcher(name).matches()) {
-        t.problem("name", "must be \"*\" or match " + SOQL_IDENTIFIER.pattern());
-      }
-      List<String> smf =
-          t.has("structured_metadata_fields")
-              ? t.stringList("structured_metadata_fields", List.of())
-              : null;
-      List<String> labels = t.stringList(SourceKeys.ET_LABELS);
-      for (String label : labels) {
-        if (!LABEL_NAME.matcher(label).matches()) {
-          t.problem("labels", "'" + label + "' must match " + LABEL_NAME.pattern());
-        } else if (RESERVED_ELF_LABELS.contains(label)) {
-          t.problem("labels", "'" + label + "' is reserved and cannot be a promoted column label");
-        }
-      }
-      promoted.addAll(labels);
-      double sample = t.number(SourceKeys.ET_SAMPLE);
-      checkRate(t.path("sample"), sample);
-      if (labelBase != null) {
-        checkElfLabelCount(name, labels, labelBase + ".eventlogfile.event_types." + i + ".labels");
-      }
-      if (!name.isEmpty() && !seenTypes.add(name.toLowerCase(Locale.ROOT))) {
-        // kept loadable for 1.x compatibility; the source uses the first entry of a name (CFG-17)
-        warnings.add(
-            p
-                + ": duplicate event type '"
-                + name
-                + "' is ignored; the settings of its first entry apply");
-        continue;
-      }
-      String typeName = name;
-      types.add(
-          t.build(() -> new EventLogFileSettings.EventTypeSettings(typeName, smf, labels, sample)));
-    }
-    if (enabled && items.isEmpty()) {
-      s.problem(
-          "event_types", "must not be empty when eventlogfile is enabled (use \"*\" to discover)");
-    }
-    int pageSize = s.intValue(SourceKeys.ELF_PAGE_SIZE);
-    int concurrency = s.intValue(SourceKeys.ELF_CONCURRENCY);
-    Duration settleDefault = EventLogFileSettings.defaultSettleWindow(interval); // CFG-18
-    List<String> exclude = s.stringList(SourceKeys.ELF_EXCLUDE);
-    Duration poll = s.duration(SourceKeys.ELF_POLL_INTERVAL);
-    Duration lookback = s.duration(SourceKeys.ELF_LOOKBACK);
-    String tsColumn = s.string(SourceKeys.ELF_TIMESTAMP_COLUMN);
-    Duration settle = s.duration(SourceKeys.ELF_SETTLE_WINDOW.key(), settleDefault); // CFG-18
-    Duration maxAge = s.duration(SourceKeys.ELF_DOWNLOAD_MAX_AGE);
-    List<TransformRule> rules = transforms.bind(s, "transforms", promoted);
-    EventLogFileSettings settings =
-        s.build(
-            () ->
-                new EventLogFileSettings(
-                    interval,
-                    types,
-                    exclude,
-                    poll,
-                    lookback,
-                    tsColumn,
-                    pageSize,
-                    settle,
-                    maxAge,
-                    concurrency,
-                    globalMetadata,
-                    false));
-    return new SourceConfig<>(enabled, settings, rules);
-  }
-
-  private SourceConfig<ApexLogSettings> apexlog(Section s) {
-    List<String> users = s.stringList(SourceKeys.APX_USERS);
-    for (int i = 0; i < users.size(); i++) {
-      if (!USERNAME.matcher(users.get(i)).matches()) {
-        problems.add(
-            s.path("users") + "." + i, "must be an exact username matching " + USERNAME.pattern());
-      }
-    }
-    long maxBody = s.integer(SourceKeys.APX_MAX_BODY_BYTES);
-    double sample = s.number(SourceKeys.SAMPLE);
-    checkRate(s.path("sample"), sample);
-    boolean enabled = s.bool(SourceKeys.APX_ENABLED);
-    Duration poll = s.duration(SourceKeys.APX_POLL_INTERVAL);
-    Duration lookback = s.duration(SourceKeys.APX_LOOKBACK);
-    List<TransformRule> rules = transforms.bind(s, "transforms", Set.of());
-    RevisitSettings revisit = revisit(s);
-    ApexLogSettings settings =
-        s.build(
-            () ->
-                new ApexLogSettings(
-                    poll, lookback, users, maxBody, sample, globalMetadata, false, revisit));
-    return new SourceConfig<>(enabled, settings, rules);
-  }
-
-  /** OBJ-13…OBJ-17, APX-10: the three revisit keys of an object or of {@code apexlog}. */
-  private static RevisitSettings revisit(Section s) {
-    Setting keys = SourceKeys.REVISIT_MAX_KEYS;
-    int maxKeys = s.intValue(keys.key(), (int) keys.longDefault());
-    if (maxKeys < keys.min() || maxKeys > keys.max()) {
-      s.problem(
-          keys.key(),
-          "must be between "
-              + Section.show(keys.min())
-              + " and "
-              + Section.show(keys.max())
-              + " (the most rows one query returns)");
-      maxKeys = (int) keys.longDefault();
-    }
-    Duration window = s.duration(SourceKeys.REVISIT_WINDOW);
-    Duration interval = s.duration(SourceKeys.REVISIT_INTERVAL);
-    int keep = maxKeys;
-    return s.build(() -> new RevisitSettings(window, interval, keep));
-  }
-
-  /**
-   * CFG-16: the number of distinct label names an ELF stream can carry. Reported after the static
-   * label check, in org order (the problems are held until {@link #bind} adds them).
-   */
-  private void checkElfLabelCount(String type, List<String> labels, String path) {
-    if (loki == null) {
-      return;
-    }
-    Set<String> all =
-        new TreeSet<>(
-            List.of(
-                "job",
-                "service_name",
-                "source",
-                "event_type",
-                "environment",
-                "sf_org_id",
-                "backfill",
-                "late"));
-    if (multiOrg) {
-      all.add("org");
-    }
-    all.addAll(loki.labels().keySet());
-    all.addAll(labels);
-    if (all.size() > MAX_STREAM_LABELS) {
-      labelCountProblems.add(
-          new ConfigException.Problem(
-              path,
-              "event type '"
-                  + type
-                  + "' would carry "
-                  + all.size()
-                  + " label names, more than Loki's default limit of "
-                  + MAX_STREAM_LABELS));
-    }
-  }
-
-  // ---- state, coordinate, service ----
-
-  // ---- small checks ----
-
-  private String requiredIdentifier(Section s, String key) {
-    String v = s.string(key, null);
-    if (v == null || v.isEmpty()) {
-      s.problem(key, "required");
-      return "";
-    }
-    if (!SOQL_IDENTIFIER.matcher(v).matches()) {
-      s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
-    }
-    return v;
-  }
-
-  private String identifier(Section s, Setting d) {
-    String key = d.key();
-    String v = s.string(d);
-    if (!SOQL_IDENTIFIER.matcher(v).matches()) {
-      s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
-    }
-    return v;
-  }
-
-  private void checkRate(String path, double rate) {
-    if (!(rate > 0 && rate <= 1)) {
-      problems.add(path, "sampling rate must be greater than 0 and at most 1 (got " + rate + ")");
-    }
   }
 }
