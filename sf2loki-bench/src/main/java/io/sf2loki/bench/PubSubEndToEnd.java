@@ -84,7 +84,7 @@ public final class PubSubEndToEnd {
     int numRequested =
         Integer.parseInt(
             opt.getOrDefault(
-                "num-requested", String.valueOf(PubSubReaderSettings.DEFAULT_NUM_REQUESTED)));
+                "num-requested", String.valueOf(PubSubReaderSettings.NUM_REQUESTED.longDefault())));
     List<String> topics =
         Arrays.asList(
             opt.getOrDefault(
@@ -234,7 +234,7 @@ public final class PubSubEndToEnd {
                   c.topics(),
                   t -> true,
                   Duration.ZERO,
-                  PubSubSourceSettings.DEFAULT_BRIDGE_MAX_BYTES),
+                  PubSubSourceSettings.BRIDGE_MAX_BYTES.longDefault()),
               readers,
               List::of,
               PubSubSource.TopicOwnership.none(),

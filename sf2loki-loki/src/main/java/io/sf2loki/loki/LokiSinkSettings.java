@@ -1,7 +1,10 @@
 package io.sf2loki.loki;
 
+import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.core.settings.Setting;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -22,17 +25,17 @@ import java.util.Objects;
  * @param lateEntries {@code late_entries}: what to do with entries Loki rejects as too far behind
  *     or too old (SINK-13); null → {@link LateEntries#RESTAMP}
  * @param maxEntries {@code batch.max_entries}: most entries per follow-up request of restamped
- *     entries (PIPE-5, SINK-13); ≤ 0 → {@value #DEFAULT_MAX_ENTRIES}
+ *     entries (PIPE-5, SINK-13); ≤ 0 → the {@link PipelineSettings#MAX_ENTRIES} default
  * @param maxBytes {@code batch.max_bytes}: a follow-up request of restamped entries is closed once
- *     Σ(line bytes + 64) reaches this many bytes (PIPE-5, SINK-13); ≤ 0 → {@value
- *     #DEFAULT_MAX_BYTES}
+ *     Σ(line bytes + 64) reaches this many bytes (PIPE-5, SINK-13); ≤ 0 → the {@link
+ *     PipelineSettings#MAX_BYTES} default
  * @param outOfOrderWindow {@code out_of_order_window}: Loki's per-stream out-of-order window
  *     ({@code max_chunk_age / 2}); entries older than a tracked stream's newest delivered entry
  *     minus 90 % of it are routed late before the push (SINK-15); null → {@link
- *     #DEFAULT_OUT_OF_ORDER_WINDOW}, zero disables the routing
+ *     #OUT_OF_ORDER_WINDOW} default, zero disables the routing
  * @param maxTrackedStreams {@code max_tracked_streams}: most streams whose newest delivered
- *     timestamp is kept (least recently used evicted, SINK-15); ≤ 0 → {@value
- *     #DEFAULT_MAX_TRACKED_STREAMS}
+ *     timestamp is kept (least recently used evicted, SINK-15); ≤ 0 → the {@link
+ *     #MAX_TRACKED_STREAMS} default
  */
 public record LokiSinkSettings(
     URI url,
@@ -49,6 +52,65 @@ public record LokiSinkSettings(
     long maxBytes,
     Duration outOfOrderWindow,
     int maxTrackedStreams) {
+  /** Definition of the {@code url} key (SPEC §1.3). */
+  public static final Setting URL =
+      Setting.string("url", null, "Full Loki push URL.", "SINK-1")
+          .mandatory()
+          .example("https://loki.example.com/loki/api/v1/push");
+
+  /** Definition of the {@code tenant_id} key (SPEC §1.3). */
+  public static final Setting TENANT_ID =
+      Setting.string("tenant_id", null, "X-Scope-OrgID tenant.", "SINK-2");
+
+  /** Definition of the {@code auth_token} key (SPEC §1.3). */
+  public static final Setting AUTH_TOKEN =
+      Setting.secret("auth_token", "Bearer or basic token.", "SINK-2");
+
+  /** Definition of the {@code encoding} key (SPEC §1.3). */
+  public static final Setting ENCODING =
+      Setting.choice(
+          "encoding", "protobuf", List.of("protobuf", "json"), "Push body encoding.", "SINK-4");
+
+  /** Definition of the {@code compression} key (SPEC §1.3). */
+  public static final Setting COMPRESSION =
+      Setting.choice(
+          "compression",
+          "snappy",
+          List.of("snappy", "gzip", "none"),
+          "Body compression (protobuf is always snappy).",
+          "CFG-23");
+
+  /** Definition of the {@code structured_metadata} key (SPEC §1.3). */
+  public static final Setting STRUCTURED_METADATA =
+      Setting.choice(
+          "structured_metadata",
+          "auto",
+          List.of("auto", "on", "off"),
+          "Whether entries carry structured metadata.",
+          "SINK-12");
+
+  /** Definition of the {@code late_entries} key (SPEC §1.3). */
+  public static final Setting LATE_ENTRIES =
+      Setting.choice(
+          "late_entries",
+          "restamp",
+          List.of("restamp", "drop"),
+          "Handling of entries Loki rejects as out of window.",
+          "SINK-13, SINK-15");
+
+  /** Definition of the {@code out_of_order_window} key (SPEC §1.3). */
+  public static final Setting OUT_OF_ORDER_WINDOW =
+      Setting.duration(
+          "out_of_order_window",
+          Duration.ofHours(1),
+          "Loki's per-stream out-of-order window; 0s disables pre-push routing.",
+          "SINK-15");
+
+  /** Definition of the {@code max_tracked_streams} key (SPEC §1.3). */
+  public static final Setting MAX_TRACKED_STREAMS =
+      Setting.integer(
+              "max_tracked_streams", 10_000, "Streams whose high-water mark is kept.", "SINK-15")
+          .atLeast(1);
 
   /** {@code sink.loki.late_entries} (SPEC SINK-13). */
   public enum LateEntries {
@@ -68,16 +130,10 @@ public record LokiSinkSettings(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   /** PIPE-5 / CFG {@code batch.max_entries} default. */
-  public static final int DEFAULT_MAX_ENTRIES = 1000;
 
   /** SINK-15 {@code out_of_order_window} default: Loki's default {@code max_chunk_age} 2 h / 2. */
-  public static final Duration DEFAULT_OUT_OF_ORDER_WINDOW = Duration.ofHours(1);
-
-  /** SINK-15 {@code max_tracked_streams} default. */
-  public static final int DEFAULT_MAX_TRACKED_STREAMS = 10_000;
 
   /** PIPE-5 / CFG {@code batch.max_bytes} default (1 MiB). */
-  public static final long DEFAULT_MAX_BYTES = 1_048_576L;
 
   /**
    * @throws NullPointerException if {@code url} is null
@@ -93,13 +149,15 @@ public record LokiSinkSettings(
     tenantId = tenantId == null || tenantId.isEmpty() ? null : tenantId;
     authToken = authToken == null || authToken.isEmpty() ? null : authToken;
     lateEntries = lateEntries == null ? LateEntries.RESTAMP : lateEntries;
-    maxEntries = maxEntries <= 0 ? DEFAULT_MAX_ENTRIES : maxEntries;
-    maxBytes = maxBytes <= 0 ? DEFAULT_MAX_BYTES : maxBytes;
-    outOfOrderWindow = outOfOrderWindow == null ? DEFAULT_OUT_OF_ORDER_WINDOW : outOfOrderWindow;
+    maxEntries = maxEntries <= 0 ? (int) PipelineSettings.MAX_ENTRIES.longDefault() : maxEntries;
+    maxBytes = maxBytes <= 0 ? PipelineSettings.MAX_BYTES.longDefault() : maxBytes;
+    outOfOrderWindow =
+        outOfOrderWindow == null ? OUT_OF_ORDER_WINDOW.durationDefault() : outOfOrderWindow;
     if (outOfOrderWindow.isNegative()) {
       throw new IllegalArgumentException("outOfOrderWindow must not be negative");
     }
-    maxTrackedStreams = maxTrackedStreams <= 0 ? DEFAULT_MAX_TRACKED_STREAMS : maxTrackedStreams;
+    maxTrackedStreams =
+        maxTrackedStreams <= 0 ? (int) MAX_TRACKED_STREAMS.longDefault() : maxTrackedStreams;
   }
 
   /**
@@ -150,6 +208,25 @@ public record LokiSinkSettings(
         newCompression,
         structuredMetadata,
         version,
+        connectTimeout,
+        requestTimeout,
+        lateEntries,
+        maxEntries,
+        maxBytes,
+        outOfOrderWindow,
+        maxTrackedStreams);
+  }
+
+  /** A copy with another product version ({@code User-Agent: sf2loki/<version>}). */
+  public LokiSinkSettings withVersion(String newVersion) {
+    return new LokiSinkSettings(
+        url,
+        tenantId,
+        authToken,
+        encoding,
+        compression,
+        structuredMetadata,
+        newVersion,
         connectTimeout,
         requestTimeout,
         lateEntries,

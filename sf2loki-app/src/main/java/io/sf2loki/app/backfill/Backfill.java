@@ -126,7 +126,7 @@ public final class Backfill {
               out,
               plans,
               DryRunReport.rate(
-                  request.maxBytesPerSecond(), cfg.sink().loki().egress().maxBytesPerSecond()));
+                  request.maxBytesPerSecond(), cfg.loki().egress().maxBytesPerSecond()));
           return EXIT_OK;
         }
         Map<String, String> labels = Components.staticLabels(cfg, org.get(), orgId);
@@ -157,7 +157,7 @@ public final class Backfill {
       throws InterruptedException {
     BackfillSummary summary = new BackfillSummary();
     plans.forEach(p -> summary.listings.addAndGet(p.listingCalls()));
-    var batch = cfg.sink().loki().batch();
+    var batch = cfg.pipeline();
     BackfillRun.Outcome outcome;
     try (CpuPool cpu = new CpuPool();
         LokiHttpSink sink =
@@ -174,7 +174,8 @@ public final class Backfill {
               files,
               store,
               new ChunkPusher(sink, metrics, time, stop, summary, request.maxBytesPerSecond()),
-              new EntryLimiter((int) Math.min(Integer.MAX_VALUE, batch.maxLineBytes()), metrics),
+              new EntryLimiter(
+                  (int) Math.min(Integer.MAX_VALUE, cfg.loki().maxLineBytes()), metrics),
               labels,
               batch.maxEntries(),
               batch.maxBytes(),
@@ -245,7 +246,7 @@ public final class Backfill {
       request.eventTypes().get().stream().filter(t -> !t.equals("*")).forEach(explicit::add);
       discover = request.discovers();
     } else {
-      org.sources().eventlogfile().eventTypes().stream()
+      org.sources().eventlogfile().settings().eventTypes().stream()
           .map(t -> t.name())
           .filter(n -> !n.equals("*"))
           .forEach(explicit::add);

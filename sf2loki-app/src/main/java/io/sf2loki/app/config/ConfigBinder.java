@@ -2,23 +2,25 @@ package io.sf2loki.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sf2loki.app.config.SalesforceConfig.AuthMode;
-import io.sf2loki.app.config.SalesforceConfig.Environment;
-import io.sf2loki.core.settings.Setting;
+import com.salesforce.eventbus.protobuf.ReplayPreset;
+import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.salesforce.apexlog.ApexLogSettings;
+import io.sf2loki.salesforce.auth.AuthMode;
+import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.pubsub.PubSubChannels;
+import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
+import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -83,6 +85,10 @@ final class ConfigBinder {
   private final Section.Problems problems = new Section.Problems();
   private final List<String> warnings = new ArrayList<>();
   private final TransformBinding transforms = new TransformBinding(problems);
+  private final List<ConfigException.Problem> labelCountProblems = new ArrayList<>();
+  private LokiConfig loki;
+  private boolean multiOrg;
+  private List<String> globalMetadata = List.of();
 
   ConfigBinder(SecretResolver secrets) {
     this.secrets = secrets;
@@ -92,11 +98,12 @@ final class ConfigBinder {
     Section root = new Section(tree, "", problems, ROOT_KEYS);
 
     // sink first: per-org label checks need sink.loki.labels
-    LokiConfig loki = sink(root);
+    loki = sink(root);
+    globalMetadata = loki == null ? List.of() : loki.structuredMetadataFields();
 
     boolean hasSalesforce = root.has("salesforce");
     List<JsonNode> orgItems = root.list("orgs");
-    boolean multiOrg = !orgItems.isEmpty();
+    multiOrg = !orgItems.isEmpty();
     List<OrgConfig> orgs = new ArrayList<>();
     if (hasSalesforce && multiOrg) {
       root.problem("orgs", "set either salesforce (single org) or orgs (multi-org), not both");
@@ -105,7 +112,7 @@ final class ConfigBinder {
     }
     if (multiOrg) {
       if (root.has("sources")) {
-        SourcesConfig top = sources(root.section("sources", SOURCES_KEYS), false, "");
+        SourcesConfig top = sources(root.section("sources", SOURCES_KEYS), false, "", null);
         SourcesConfig dflt = defaultSources();
         if (!top.equals(dflt)) {
           root.problem(
@@ -131,21 +138,23 @@ final class ConfigBinder {
         } else {
           sf = salesforce(o.section("salesforce", SALESFORCE_KEYS), prefix);
         }
-        SourcesConfig src = sources(o.section("sources", SOURCES_KEYS), true, prefix);
+        SourcesConfig src =
+            sources(o.section("sources", SOURCES_KEYS), true, prefix, "orgs." + i + ".sources");
         orgs.add(new OrgConfig(name, sf, src));
       }
     } else if (hasSalesforce) {
       SalesforceConfig sf = salesforce(root.section("salesforce", SALESFORCE_KEYS), "");
-      SourcesConfig src = sources(root.section("sources", SOURCES_KEYS), true, "");
+      SourcesConfig src = sources(root.section("sources", SOURCES_KEYS), true, "", "sources");
       orgs.add(new OrgConfig("", sf, src));
     }
 
     if (loki != null) {
       LokiBinding.checkStaticLabels(problems, loki, multiOrg, "sink.loki.labels");
-      for (int i = 0; i < orgs.size(); i++) {
+      labelCountProblems.forEach(p -> problems.add(p.path(), p.message())); // CFG-16
+      for (int i = 0; loki.push() != null && i < orgs.size(); i++) {
         String base = multiOrg ? "orgs." + i + ".sources" : "sources";
-        checkElfLabelCount(orgs.get(i).sources().eventlogfile(), loki, multiOrg, base);
-        RevisitWindowCheck.check(orgs.get(i).sources(), loki.outOfOrderWindow(), base, warnings);
+        Duration window = loki.push().outOfOrderWindow();
+        RevisitWindowCheck.check(orgs.get(i).sources(), window, base, warnings);
       }
     }
 
@@ -158,9 +167,12 @@ final class ConfigBinder {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.list());
     }
-    return new Sf2lokiConfig(
-        orgs, multiOrg, new SinkConfig(loki), state, coordinate, service, warnings);
+    PipelineSettings pipeline =
+        batch.withTiming(service.shutdownGrace(), state.minWriteInterval()); // PIPE-9, PIPE-13
+    return new Sf2lokiConfig(orgs, multiOrg, loki, pipeline, state, coordinate, service, warnings);
   }
+
+  private PipelineSettings batch;
 
   /** {@code sink.loki}, or null when it is missing (reported). */
   private LokiConfig sink(Section root) {
@@ -173,21 +185,28 @@ final class ConfigBinder {
       sink.problem("loki", "required (set sink.loki.url)");
       return null;
     }
-    return new LokiBinding(secrets, problems, warnings).bind(sink.section("loki", LOKI_KEYS));
+    LokiBinding binding = new LokiBinding(secrets, problems, warnings);
+    LokiConfig bound = binding.bind(sink.section("loki", LOKI_KEYS));
+    batch = binding.batch();
+    return bound;
   }
 
   private SourcesConfig defaultSources() {
     Section.Problems scratch = new Section.Problems();
     ConfigBinder b = new ConfigBinder(secrets);
+    b.globalMetadata = globalMetadata;
     return b.sources(
-        new Section(JsonNodeFactory.instance.objectNode(), "", scratch, SOURCES_KEYS), false, "");
+        new Section(JsonNodeFactory.instance.objectNode(), "", scratch, SOURCES_KEYS),
+        false,
+        "",
+        null);
   }
 
   // ---- salesforce ----
 
   private SalesforceConfig salesforce(Section s, String orgPrefix) {
-    Environment env = s.enumValue(SalesforceKeys.ENVIRONMENT, Environment.values(), false);
-    AuthMode mode = s.enumValue(SalesforceKeys.AUTH_MODE, AuthMode.values(), false);
+    String env = s.choiceText(SalesforceKeys.ENVIRONMENT);
+    AuthMode mode = s.choice(SalesforceKeys.AUTH_MODE, AuthMode.class);
     String clientId = s.string("client_id", null);
     if (clientId == null || clientId.isEmpty()) {
       s.problem("client_id", orgPrefix + "required");
@@ -226,7 +245,7 @@ final class ConfigBinder {
     }
     String loginUrl = s.string(SalesforceKeys.LOGIN_URL);
     if (loginUrl.isEmpty()) {
-      loginUrl = env == Environment.SANDBOX ? SANDBOX_LOGIN : PRODUCTION_LOGIN;
+      loginUrl = env.equals("sandbox") ? SANDBOX_LOGIN : PRODUCTION_LOGIN;
     }
     if (mode == AuthMode.CLIENT_CREDENTIALS && isGenericLoginHost(loginUrl)) {
       s.problem(
@@ -246,19 +265,23 @@ final class ConfigBinder {
             l.bool(SalesforceKeys.LIMITS_ENABLED),
             l.duration(SalesforceKeys.LIMITS_POLL_INTERVAL),
             ApiReserveKey.bind(l)); // OBS-21
-    return new SalesforceConfig(
-        loginUrl,
-        env,
-        mode,
-        clientId,
-        clientSecret,
-        username,
-        privateKey,
-        apiVersion,
-        orgId,
-        s.string(SalesforceKeys.JWT_AUDIENCE),
-        tokenTtl,
-        limits);
+    String audience = s.string(SalesforceKeys.JWT_AUDIENCE);
+    String login = loginUrl;
+    String id = clientId;
+    SalesforceAuthSettings auth =
+        s.build(
+            () ->
+                new SalesforceAuthSettings(
+                    java.net.URI.create(login),
+                    env,
+                    mode,
+                    id,
+                    clientSecret.map(Secret::reveal).orElse(null),
+                    username,
+                    privateKey.map(Secret::reveal).orElse(null),
+                    audience,
+                    tokenTtl));
+    return new SalesforceConfig(auth, apiVersion, orgId, limits);
   }
 
   private static boolean isGenericLoginHost(String url) {
@@ -271,12 +294,20 @@ final class ConfigBinder {
 
   // ---- sources ----
 
-  private SourcesConfig sources(Section s, boolean emitWarnings, String orgPrefix) {
+  /**
+   * @param labelBase dotted path of this org's sources for the CFG-16 label count, or null for a
+   *     section that is not an org's (the multi-org top level, the defaults)
+   */
+  private SourcesConfig sources(
+      Section s, boolean emitWarnings, String orgPrefix, String labelBase) {
     Optional<Secret> salt = secrets.resolve(s, "transform_salt");
     PubSubConfig pubsub = pubsub(s.section("pubsub", PUBSUB_KEYS), emitWarnings, orgPrefix);
-    EventLogObjectsConfig elo = eventlogObjects(s.section("eventlog_objects", ELO_KEYS));
-    EventLogFileConfig elf = eventlogfile(s.section("eventlogfile", ELF_KEYS));
-    ApexLogConfig apex = apexlog(s.section("apexlog", APEX_KEYS));
+    SourceBinding polling = polling();
+    SourceConfig<EventLogObjectsSettings> elo =
+        polling.eventlogObjects(s.section("eventlog_objects", ELO_KEYS));
+    SourceConfig<EventLogFileSettings> elf =
+        polling.eventlogfile(s.section("eventlogfile", ELF_KEYS), labelBase);
+    SourceConfig<ApexLogSettings> apex = polling.apexlog(s.section("apexlog", APEX_KEYS));
     if (emitWarnings && salt.isEmpty()) {
       warnHashWithoutSalt(orgPrefix, "pubsub", pubsub.transforms());
       warnHashWithoutSalt(orgPrefix, "eventlog_objects", elo.transforms());
@@ -284,6 +315,17 @@ final class ConfigBinder {
       warnHashWithoutSalt(orgPrefix, "apexlog", apex.transforms());
     }
     return new SourcesConfig(s.bool(SourceKeys.ALLOW_OVERLAP), salt, pubsub, elo, elf, apex);
+  }
+
+  private SourceBinding polling() {
+    return new SourceBinding(
+        problems,
+        warnings,
+        transforms,
+        globalMetadata,
+        loki == null ? null : loki.labels().keySet(),
+        multiOrg,
+        labelCountProblems);
   }
 
   private void warnHashWithoutSalt(String orgPrefix, String source, List<TransformRule> rules) {
@@ -323,7 +365,7 @@ final class ConfigBinder {
         if (rate == null) {
           problems.add(p, "expected a number");
         } else {
-          checkRate(p, rate);
+          polling().checkRate(p, rate);
           sample.put(e.getKey(), rate);
         }
       }
@@ -342,21 +384,24 @@ final class ConfigBinder {
         }
       }
     }
+    boolean enabled = s.bool(SourceKeys.PS_ENABLED);
+    ReplayPreset preset = s.choice(SourceKeys.PS_REPLAY_PRESET, ReplayPreset.class);
+    ReplayPreset onInvalid = s.choice(SourceKeys.PS_ON_INVALID_REPLAY, ReplayPreset.class);
+    TopicFilter filter =
+        new TopicFilter(s.stringList(SourceKeys.PS_INCLUDE), s.stringList(SourceKeys.PS_EXCLUDE));
+    Duration rediscovery = s.duration(SourceKeys.PS_REDISCOVERY);
+    List<TransformRule> rules = transforms.bind(s, "transforms", Set.of());
+    PubSubSourceSettings source =
+        s.build(() -> PubSubSourceSettings.of(topics, filter, rediscovery, bridgeMax));
+    PubSubReaderSettings reader =
+        s.build(
+            () ->
+                PubSubReaderSettings.defaults(globalMetadata)
+                    .withNumRequested(numRequested)
+                    .withPresets(preset, onInvalid)
+                    .withSampleRates(new SampleRates(sample)));
     return new PubSubConfig(
-        s.bool(SourceKeys.PS_ENABLED),
-        endpoint,
-        tls,
-        numRequested,
-        s.enumValue(SourceKeys.PS_REPLAY_PRESET, PubSubConfig.ReplayPreset.values(), false),
-        s.enumValue(
-            SourceKeys.PS_ON_INVALID_REPLAY, PubSubConfig.InvalidReplayPreset.values(), false),
-        topics,
-        s.stringList(SourceKeys.PS_INCLUDE),
-        s.stringList(SourceKeys.PS_EXCLUDE),
-        s.duration(SourceKeys.PS_REDISCOVERY),
-        Collections.unmodifiableMap(sample),
-        transforms.bind(s, "transforms", Set.of()),
-        bridgeMax);
+        enabled, PubSubChannels.Settings.of(endpoint, tls), source, reader, rules);
   }
 
   static boolean isLoopbackTarget(String endpoint) {
@@ -368,219 +413,5 @@ final class ConfigBinder {
       host = host.substring(0, host.indexOf(':'));
     }
     return host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("::1");
-  }
-
-  private EventLogObjectsConfig eventlogObjects(Section s) {
-    List<ObjectConfig> objects = new ArrayList<>();
-    List<JsonNode> items = s.list("objects");
-    Set<String> names = new HashSet<>();
-    for (int i = 0; i < items.size(); i++) {
-      Section o = new Section(items.get(i), s.path("objects") + "." + i, problems, OBJECT_KEYS);
-      String name = requiredIdentifier(o, "name");
-      // SOQL names are case-insensitive: two entries would poll one object under two cursors
-      if (!name.isEmpty() && !names.add(name.toLowerCase(Locale.ROOT))) {
-        o.problem("name", "duplicate object name '" + name + "'");
-      }
-      String tsField = identifier(o, SourceKeys.OBJ_TIMESTAMP_FIELD);
-      double sample = o.number(SourceKeys.SAMPLE);
-      checkRate(o.path("sample"), sample);
-      long maxRecords = o.integer(SourceKeys.OBJ_MAX_CATCHUP_RECORDS);
-      long maxBytes = o.integer(SourceKeys.OBJ_MAX_CATCHUP_BYTES);
-      objects.add(
-          new ObjectConfig(
-              name,
-              tsField,
-              o.duration(SourceKeys.OBJ_POLL_INTERVAL),
-              o.duration(SourceKeys.OBJ_LOOKBACK),
-              o.duration(SourceKeys.OBJ_SETTLE_WINDOW),
-              sample,
-              o.bool(SourceKeys.OBJ_BIG_OBJECT),
-              maxRecords,
-              maxBytes,
-              identifier(o, SourceKeys.OBJ_TIEBREAK_FIELD),
-              revisit(o)));
-    }
-    return new EventLogObjectsConfig(
-        s.bool(SourceKeys.ELO_ENABLED),
-        List.copyOf(objects),
-        transforms.bind(s, "transforms", Set.of()));
-  }
-
-  private EventLogFileConfig eventlogfile(Section s) {
-    boolean enabled = s.bool(SourceKeys.ELF_ENABLED);
-    EventLogFileConfig.Interval interval =
-        s.enumValue(SourceKeys.ELF_INTERVAL, EventLogFileConfig.Interval.values(), false);
-    List<EventTypeConfig> types = new ArrayList<>();
-    List<JsonNode> items = s.list("event_types");
-    Set<String> promoted = new LinkedHashSet<>();
-    Set<String> seenTypes = new HashSet<>();
-    for (int i = 0; i < items.size(); i++) {
-      JsonNode item = items.get(i);
-      String p = s.path("event_types") + "." + i;
-      if (item.isTextual()) {
-        ObjectNode obj = JsonNodeFactory.instance.objectNode();
-        obj.set("name", item);
-        item = obj;
-      }
-      Section t = new Section(item, p, problems, EVENT_TYPE_KEYS);
-      String name = t.string("name", null);
-      if (name == null || name.isEmpty()) {
-        t.problem("name", "required");
-        name = "";
-      } else if (!name.equals("*") && !SOQL_IDENTIFIER.matcher(name).matches()) {
-        t.problem("name", "must be \"*\" or match " + SOQL_IDENTIFIER.pattern());
-      }
-      Optional<List<String>> smf =
-          t.has("structured_metadata_fields")
-              ? Optional.of(t.stringList("structured_metadata_fields", List.of()))
-              : Optional.empty();
-      List<String> labels = t.stringList(SourceKeys.ET_LABELS);
-      for (String label : labels) {
-        if (!LABEL_NAME.matcher(label).matches()) {
-          t.problem("labels", "'" + label + "' must match " + LABEL_NAME.pattern());
-        } else if (RESERVED_ELF_LABELS.contains(label)) {
-          t.problem("labels", "'" + label + "' is reserved and cannot be a promoted column label");
-        }
-      }
-      promoted.addAll(labels);
-      double sample = t.number(SourceKeys.ET_SAMPLE);
-      checkRate(t.path("sample"), sample);
-      if (!name.isEmpty() && !seenTypes.add(name.toLowerCase(Locale.ROOT))) {
-        // kept loadable for 1.x compatibility; the source uses the first entry of a name
-        warnings.add(
-            p
-                + ": duplicate event type '"
-                + name
-                + "' is ignored; the settings of its first entry apply");
-      }
-      types.add(new EventTypeConfig(name, smf, labels, sample));
-    }
-    if (enabled && types.isEmpty()) {
-      s.problem(
-          "event_types", "must not be empty when eventlogfile is enabled (use \"*\" to discover)");
-    }
-    int pageSize = s.intValue(SourceKeys.ELF_PAGE_SIZE);
-    int concurrency = s.intValue(SourceKeys.ELF_CONCURRENCY);
-    Duration settleDefault =
-        interval == EventLogFileConfig.Interval.HOURLY ? Duration.ofMinutes(5) : Duration.ZERO;
-    return new EventLogFileConfig(
-        enabled,
-        interval,
-        List.copyOf(types),
-        s.stringList(SourceKeys.ELF_EXCLUDE),
-        s.duration(SourceKeys.ELF_POLL_INTERVAL),
-        s.duration(SourceKeys.ELF_LOOKBACK),
-        s.string(SourceKeys.ELF_TIMESTAMP_COLUMN),
-        pageSize,
-        s.duration(SourceKeys.ELF_SETTLE_WINDOW.key(), settleDefault), // CFG-18
-        s.duration(SourceKeys.ELF_DOWNLOAD_MAX_AGE),
-        transforms.bind(s, "transforms", promoted),
-        concurrency);
-  }
-
-  private ApexLogConfig apexlog(Section s) {
-    List<String> users = s.stringList(SourceKeys.APX_USERS);
-    for (int i = 0; i < users.size(); i++) {
-      if (!USERNAME.matcher(users.get(i)).matches()) {
-        problems.add(
-            s.path("users") + "." + i, "must be an exact username matching " + USERNAME.pattern());
-      }
-    }
-    long maxBody = s.integer(SourceKeys.APX_MAX_BODY_BYTES);
-    double sample = s.number(SourceKeys.SAMPLE);
-    checkRate(s.path("sample"), sample);
-    return new ApexLogConfig(
-        s.bool(SourceKeys.APX_ENABLED),
-        s.duration(SourceKeys.APX_POLL_INTERVAL),
-        s.duration(SourceKeys.APX_LOOKBACK),
-        users,
-        maxBody,
-        sample,
-        transforms.bind(s, "transforms", Set.of()),
-        revisit(s));
-  }
-
-  /** OBJ-13…OBJ-17, APX-10: the three revisit keys of an object or of {@code apexlog}. */
-  private static RevisitConfig revisit(Section s) {
-    Setting keys = SourceKeys.REVISIT_MAX_KEYS;
-    int maxKeys = s.intValue(keys.key(), (int) keys.longDefault());
-    if (maxKeys < keys.min() || maxKeys > keys.max()) {
-      s.problem(
-          keys.key(),
-          "must be between "
-              + Section.show(keys.min())
-              + " and "
-              + Section.show(keys.max())
-              + " (the most rows one query returns)");
-      maxKeys = (int) keys.longDefault();
-    }
-    return new RevisitConfig(
-        s.duration(SourceKeys.REVISIT_WINDOW), s.duration(SourceKeys.REVISIT_INTERVAL), maxKeys);
-  }
-
-  /** CFG-16: the number of distinct label names an ELF stream can carry. */
-  private void checkElfLabelCount(
-      EventLogFileConfig elf, LokiConfig loki, boolean multiOrg, String base) {
-    Set<String> common =
-        new TreeSet<>(
-            List.of(
-                "job",
-                "service_name",
-                "source",
-                "event_type",
-                "environment",
-                "sf_org_id",
-                "backfill",
-                "late"));
-    if (multiOrg) {
-      common.add("org");
-    }
-    common.addAll(loki.labels().keySet());
-    for (int i = 0; i < elf.eventTypes().size(); i++) {
-      EventTypeConfig t = elf.eventTypes().get(i);
-      Set<String> all = new TreeSet<>(common);
-      all.addAll(t.labels());
-      if (all.size() > MAX_STREAM_LABELS) {
-        problems.add(
-            base + ".eventlogfile.event_types." + i + ".labels",
-            "event type '"
-                + t.name()
-                + "' would carry "
-                + all.size()
-                + " label names, more than Loki's default limit of "
-                + MAX_STREAM_LABELS);
-      }
-    }
-  }
-
-  // ---- state, coordinate, service ----
-
-  // ---- small checks ----
-
-  private String requiredIdentifier(Section s, String key) {
-    String v = s.string(key, null);
-    if (v == null || v.isEmpty()) {
-      s.problem(key, "required");
-      return "";
-    }
-    if (!SOQL_IDENTIFIER.matcher(v).matches()) {
-      s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
-    }
-    return v;
-  }
-
-  private String identifier(Section s, Setting d) {
-    String key = d.key();
-    String v = s.string(d);
-    if (!SOQL_IDENTIFIER.matcher(v).matches()) {
-      s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
-    }
-    return v;
-  }
-
-  private void checkRate(String path, double rate) {
-    if (!(rate > 0 && rate <= 1)) {
-      problems.add(path, "sampling rate must be greater than 0 and at most 1 (got " + rate + ")");
-    }
   }
 }

@@ -1,13 +1,19 @@
 package io.sf2loki.app.config;
 
-import io.sf2loki.app.config.LokiConfig.Batch;
-import io.sf2loki.app.config.LokiConfig.Egress;
+import io.sf2loki.core.egress.BudgetAction;
+import io.sf2loki.core.egress.EgressSettings;
+import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.loki.Compression;
+import io.sf2loki.loki.Encoding;
+import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.loki.MetadataMode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,11 +24,17 @@ final class LokiBinding {
   private final SecretResolver secrets;
   private final Section.Problems problems;
   private final List<String> warnings;
+  private PipelineSettings batch;
 
   LokiBinding(SecretResolver secrets, Section.Problems problems, List<String> warnings) {
     this.secrets = secrets;
     this.problems = problems;
     this.warnings = warnings;
+  }
+
+  /** The bound {@code sink.loki.batch} (PIPE-3, PIPE-5) once {@link #bind} ran. */
+  PipelineSettings batch() {
+    return batch;
   }
 
   LokiConfig bind(Section s) {
@@ -42,20 +54,16 @@ final class LokiBinding {
         s.problem("url", "is not a valid URL: " + e.getReason());
       }
     }
-    LokiConfig.Encoding encoding =
-        s.enumValue(SinkKeys.ENCODING, LokiConfig.Encoding.values(), false);
+    Encoding encoding = s.choice(SinkKeys.ENCODING, Encoding.class);
     boolean compressionExplicit = s.has("compression");
-    LokiConfig.Compression compression =
-        s.enumValue(SinkKeys.COMPRESSION, LokiConfig.Compression.values(), false);
+    Compression compression = s.choice(SinkKeys.COMPRESSION, Compression.class);
     if (compressionExplicit) {
-      if (encoding == LokiConfig.Encoding.PROTOBUF
-          && compression != LokiConfig.Compression.SNAPPY) {
+      if (encoding == Encoding.PROTOBUF && compression != Compression.SNAPPY) {
         warnings.add(
             "sink.loki.compression="
-                + compression.yaml()
+                + compression.name().toLowerCase(java.util.Locale.ROOT)
                 + " is ignored with encoding=protobuf; protobuf bodies are always snappy (CFG-23)");
-      } else if (encoding == LokiConfig.Encoding.JSON
-          && compression == LokiConfig.Compression.SNAPPY) {
+      } else if (encoding == Encoding.JSON && compression == Compression.SNAPPY) {
         warnings.add(
             "sink.loki.compression=snappy is not supported with encoding=json; JSON bodies are"
                 + " sent uncompressed (use gzip or none) (CFG-23)");
@@ -66,25 +74,36 @@ final class LokiBinding {
       s.problem("out_of_order_window", "must not be negative");
     }
     int maxTrackedStreams = s.intValue(SinkKeys.MAX_TRACKED_STREAMS);
-    Batch batch = batch(s.section("batch", ConfigBinder.BATCH_KEYS));
-    Egress egress = egress(s.section("egress", ConfigBinder.EGRESS_KEYS));
-    return new LokiConfig(
-        url,
-        s.optString("tenant_id").filter(t -> !t.isEmpty()),
-        secrets.resolve(s, "auth_token"),
-        encoding,
-        compression,
-        compressionExplicit,
-        Collections.unmodifiableMap(s.stringMap("labels")),
-        s.stringList(SinkKeys.STRUCTURED_METADATA_FIELDS),
-        s.enumValue(
-            SinkKeys.STRUCTURED_METADATA, LokiConfig.StructuredMetadataMode.values(), false),
-        s.enumValue(SinkKeys.LATE_ENTRIES, LokiConfig.LateEntries.values(), false),
-        outOfOrderWindow,
-        maxTrackedStreams,
-        batch,
-        egress,
-        snappyTempdir(s));
+    Section b = s.section("batch", ConfigBinder.BATCH_KEYS);
+    batch = batch(b);
+    long maxLineBytes = b.integer(SinkKeys.MAX_LINE_BYTES);
+    EgressSettings egress = egress(s.section("egress", ConfigBinder.EGRESS_KEYS));
+    Optional<String> tenantId = s.optString("tenant_id").filter(t -> !t.isEmpty());
+    Optional<Secret> token = secrets.resolve(s, "auth_token");
+    Map<String, String> labels = Collections.unmodifiableMap(s.stringMap("labels"));
+    List<String> metadataFields = s.stringList(SinkKeys.STRUCTURED_METADATA_FIELDS);
+    MetadataMode metadata = s.choice(SinkKeys.STRUCTURED_METADATA, MetadataMode.class);
+    LokiSinkSettings.LateEntries late =
+        s.choice(SinkKeys.LATE_ENTRIES, LokiSinkSettings.LateEntries.class);
+    String pushUrl = url;
+    PipelineSettings p = batch;
+    LokiSinkSettings push =
+        s.build(
+            () ->
+                new LokiSinkSettings(
+                        URI.create(pushUrl),
+                        tenantId.orElse(null),
+                        token.map(Secret::reveal).orElse(null),
+                        encoding,
+                        compression,
+                        metadata,
+                        null,
+                        null,
+                        null)
+                    .withLateEntries(late)
+                    .withBatchLimits(p == null ? 0 : p.maxEntries(), p == null ? 0 : p.maxBytes())
+                    .withLateRouting(outOfOrderWindow, maxTrackedStreams));
+    return new LokiConfig(push, labels, metadataFields, maxLineBytes, egress, snappyTempdir(s));
   }
 
   /** CFG-34: {@code sink.loki.snappy_tempdir}, an existing directory when set. */
@@ -100,31 +119,40 @@ final class LokiBinding {
     return Optional.of(p);
   }
 
-  private static Batch batch(Section b) {
+  /**
+   * {@code sink.loki.batch} → the pipeline bounds (PIPE-3, PIPE-5); no static labels yet, the SPEC
+   * shutdown grace and write interval until the binder sets {@code service.shutdown_grace} and
+   * {@code state.min_write_interval} ({@link PipelineSettings#withTiming}).
+   */
+  private static PipelineSettings batch(Section b) {
     int maxEntries = b.intValue(SinkKeys.MAX_ENTRIES);
     long maxBytes = b.integer(SinkKeys.MAX_BYTES);
     int queueMax = b.intValue(SinkKeys.QUEUE_MAXSIZE);
     long queueMaxBytes = b.integer(SinkKeys.QUEUE_MAX_BYTES);
-    return new Batch(
-        maxEntries,
-        maxBytes,
-        b.duration(SinkKeys.FLUSH_INTERVAL),
-        b.integer(SinkKeys.MAX_LINE_BYTES),
-        queueMax,
-        queueMaxBytes);
+    Duration flush = b.duration(SinkKeys.FLUSH_INTERVAL);
+    return b.build(
+        () ->
+            new PipelineSettings(
+                maxEntries,
+                maxBytes,
+                flush,
+                queueMax,
+                queueMaxBytes,
+                ServiceKeys.SHUTDOWN_GRACE.durationDefault(),
+                Duration.ofSeconds(1), // PIPE-7 retry schedule
+                Duration.ofSeconds(30),
+                Map.of(),
+                Duration.ZERO));
   }
 
-  private static Egress egress(Section e) {
+  private static EgressSettings egress(Section e) {
     double lines = e.number(SinkKeys.MAX_LINES_PER_SECOND);
     e.checkBounds(SinkKeys.MAX_LINES_PER_SECOND, lines);
     double bytes = e.number(SinkKeys.MAX_BYTES_PER_SECOND);
     e.checkBounds(SinkKeys.MAX_BYTES_PER_SECOND, bytes);
     long budget = e.integer(SinkKeys.DAILY_BYTE_BUDGET);
-    return new Egress(
-        lines,
-        bytes,
-        budget,
-        e.enumValue(SinkKeys.BUDGET_ACTION, LokiConfig.BudgetAction.values(), false));
+    BudgetAction action = e.choice(SinkKeys.BUDGET_ACTION, BudgetAction.class);
+    return e.build(() -> new EgressSettings(lines, bytes, budget, action));
   }
 
   /** CFG-15: one problem listing every offending key. */

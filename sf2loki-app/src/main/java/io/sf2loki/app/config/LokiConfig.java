@@ -1,146 +1,62 @@
 package io.sf2loki.app.config;
 
+import io.sf2loki.core.egress.EgressSettings;
+import io.sf2loki.loki.Compression;
+import io.sf2loki.loki.Encoding;
+import io.sf2loki.loki.LokiSinkSettings;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code sink.loki} (SPEC §1.3, SINK, CFG-15, CFG-23).
+ * {@code sink.loki} (SPEC §1.3, SINK, CFG-15, CFG-23): the component settings the binder built from
+ * it, plus the keys only the application reads. The batch and queue keys ({@code
+ * sink.loki.batch.*}) are in {@link Sf2lokiConfig#pipeline()}.
  *
- * @param url full push URL (http or https)
- * @param tenantId {@code X-Scope-OrgID} (SINK-2)
- * @param authToken secret (SINK-2)
- * @param encoding default PROTOBUF
- * @param compression as configured, default SNAPPY; use {@link #effectiveCompression()}
- * @param compressionExplicit whether {@code compression} was set in the configuration (CFG-23)
+ * @param push the HTTP sink's settings (url, tenant, token, encoding, compression as configured,
+ *     structured metadata mode, late entries, SINK-15 bounds, batch limits of restamped
+ *     follow-ups); {@code version} is {@code unknown} until the daemon sets it ({@link
+ *     LokiSinkSettings#withVersion})
  * @param labels static stream labels (CFG-15), in configured order
  * @param structuredMetadataFields global structured-metadata field list (SRC-9)
- * @param structuredMetadata default AUTO (SINK-12)
- * @param lateEntries default RESTAMP (SINK-13)
- * @param outOfOrderWindow {@code out_of_order_window}, ≥ 0, default 1 h; 0 disables pre-push
- *     routing of late entries (SINK-15)
- * @param maxTrackedStreams {@code max_tracked_streams}, ≥ 1, default 10000 (SINK-15)
- * @param batch batching
- * @param egress egress governor
+ * @param maxLineBytes {@code batch.max_line_bytes}, default 262144; ≤ 0 disables truncation
+ *     (PIPE-6)
+ * @param egress the egress governor's settings (EGR-1)
  * @param snappyTempdir {@code snappy_tempdir}: snappy-java's native-library extraction directory
  *     ({@code org.xerial.snappy.tempdir}), absent = its default (CFG-34, SINK-18)
  */
 public record LokiConfig(
-    String url,
-    Optional<String> tenantId,
-    Optional<Secret> authToken,
-    Encoding encoding,
-    Compression compression,
-    boolean compressionExplicit,
+    LokiSinkSettings push,
     Map<String, String> labels,
     List<String> structuredMetadataFields,
-    StructuredMetadataMode structuredMetadata,
-    LateEntries lateEntries,
-    Duration outOfOrderWindow,
-    int maxTrackedStreams,
-    Batch batch,
-    Egress egress,
+    long maxLineBytes,
+    EgressSettings egress,
     Optional<Path> snappyTempdir) {
+
+  /** The configured push URL. */
+  public String url() {
+    return push.url().toString();
+  }
+
+  /** {@code tenant_id}, absent when unset or empty (SINK-2). */
+  public Optional<String> tenantId() {
+    return Optional.ofNullable(push.tenantId());
+  }
+
+  /** {@code auth_token} (CFG-7 secret), absent when unset (SINK-2). */
+  public Optional<Secret> authToken() {
+    return Optional.ofNullable(push.authToken()).map(Secret::new);
+  }
 
   /**
    * The body compression actually used (CFG-23): always SNAPPY with protobuf; with JSON, GZIP or
    * NONE (a configured SNAPPY sends uncompressed JSON).
    */
   public Compression effectiveCompression() {
-    if (encoding == Encoding.PROTOBUF) {
+    if (push.encoding() == Encoding.PROTOBUF) {
       return Compression.SNAPPY;
     }
-    return compression == Compression.GZIP ? Compression.GZIP : Compression.NONE;
-  }
-
-  /**
-   * {@code sink.loki.batch}.
-   *
-   * @param maxEntries ≥ 1, default 1000
-   * @param maxBytes bytes ≥ 1024, default 1048576
-   * @param flushInterval strictly positive, default 1 second
-   * @param maxLineBytes bytes, default 262144; ≤ 0 disables truncation
-   * @param queueMaxsize entries per lane, ≥ 100, default 10000
-   * @param queueMaxBytes bytes per lane, ≥ 0, default 268435456; 0 disables the byte bound
-   */
-  public record Batch(
-      int maxEntries,
-      long maxBytes,
-      Duration flushInterval,
-      long maxLineBytes,
-      int queueMaxsize,
-      long queueMaxBytes) {}
-
-  /**
-   * {@code sink.loki.egress} (EGR).
-   *
-   * @param maxLinesPerSecond ≥ 0, 0 = off
-   * @param maxBytesPerSecond bytes/s ≥ 0, 0 = off
-   * @param dailyByteBudget bytes ≥ 0, 0 = off
-   * @param budgetAction default PAUSE
-   */
-  public record Egress(
-      double maxLinesPerSecond,
-      double maxBytesPerSecond,
-      long dailyByteBudget,
-      BudgetAction budgetAction) {}
-
-  /** {@code encoding}. */
-  public enum Encoding implements YamlEnum {
-    PROTOBUF,
-    JSON;
-
-    @Override
-    public String yaml() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-  }
-
-  /** {@code compression}. */
-  public enum Compression implements YamlEnum {
-    SNAPPY,
-    GZIP,
-    NONE;
-
-    @Override
-    public String yaml() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-  }
-
-  /** {@code structured_metadata} (SINK-12). */
-  public enum StructuredMetadataMode implements YamlEnum {
-    AUTO,
-    ON,
-    OFF;
-
-    @Override
-    public String yaml() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-  }
-
-  /** {@code late_entries} (SINK-13). */
-  public enum LateEntries implements YamlEnum {
-    RESTAMP,
-    DROP;
-
-    @Override
-    public String yaml() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-  }
-
-  /** {@code egress.budget_action}. */
-  public enum BudgetAction implements YamlEnum {
-    PAUSE,
-    DROP;
-
-    @Override
-    public String yaml() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
+    return push.compression() == Compression.GZIP ? Compression.GZIP : Compression.NONE;
   }
 }

@@ -1,52 +1,45 @@
 package io.sf2loki.app.config;
 
-import java.time.Duration;
+import io.sf2loki.salesforce.pubsub.PubSubChannels;
+import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
+import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code sources.pubsub} (SPEC §1.3, PS).
+ * {@code sources.pubsub} (SPEC §1.3, PS): the component settings the binder built from it, plus the
+ * switch and the transform rules. The other accessors are views of the settings.
  *
  * @param enabled default true
- * @param endpoint gRPC target {@code host:port}, default {@code api.pubsub.salesforce.com:7443}
- * @param tls default true; false = plaintext gRPC (local simulator only)
- * @param defaultNumRequested 1…100, default 100
- * @param replayPreset default CUSTOM (PS-13)
- * @param onInvalidReplay default EARLIEST (PS-13, PS-15)
- * @param topics topic names or {@code "*"}
- * @param include globs, default {@code ["*"]}
- * @param exclude globs, default empty
- * @param rediscoveryInterval default 1 hour; zero = discover at startup only
- * @param sample glob → rate in (0, 1], in configured order (first match wins)
+ * @param channel {@code endpoint} and {@code tls} with the PS-1 channel defaults
+ * @param source {@code topics}, the compiled {@code include}/{@code exclude} filter (PS-19), {@code
+ *     rediscovery_interval} (PS-21), {@code bridge_max_bytes} (PS-17), PS-16/PS-20 timings
+ * @param reader {@code default_num_requested} (PS-3), {@code replay_preset}, {@code
+ *     on_invalid_replay} (PS-13, PS-15), the compiled {@code sample} map (XF-9), the global
+ *     structured metadata fields (SRC-9) and the PS-6…PS-9 defaults
  * @param transforms rules (XF)
- * @param bridgeMaxBytes bytes, ≥ 0, default 134217728; 0 disables the byte bound
  */
 public record PubSubConfig(
     boolean enabled,
-    String endpoint,
-    boolean tls,
-    int defaultNumRequested,
-    ReplayPreset replayPreset,
-    InvalidReplayPreset onInvalidReplay,
-    List<String> topics,
-    List<String> include,
-    List<String> exclude,
-    Duration rediscoveryInterval,
-    Map<String, Double> sample,
-    List<TransformRule> transforms,
-    long bridgeMaxBytes) {
+    PubSubChannels.Settings channel,
+    PubSubSourceSettings source,
+    PubSubReaderSettings reader,
+    List<TransformRule> transforms) {
 
-  /**
-   * The compiled {@code include}/{@code exclude} filter (PS-19, XF-11 globs).
-   *
-   * @return true for a topic that matches at least one include glob and no exclude glob
-   */
-  public java.util.function.Predicate<String> topicFilter() {
-    List<java.util.regex.Pattern> in = include.stream().map(Glob::toPattern).toList();
-    List<java.util.regex.Pattern> ex = exclude.stream().map(Glob::toPattern).toList();
-    return t ->
-        in.stream().anyMatch(p -> p.matcher(t).matches())
-            && ex.stream().noneMatch(p -> p.matcher(t).matches());
+  /** {@code topics} as configured, in order; {@code "*"} requests discovery (PS-20). */
+  public List<String> topics() {
+    return source.topics();
+  }
+
+  /** {@code include} globs (PS-19). */
+  public List<String> include() {
+    return ((TopicFilter) source.filter()).include();
+  }
+
+  /** {@code sample}: glob → rate, in configured order (XF-9). */
+  public Map<String, Double> sample() {
+    return ((SampleRates) reader.sampleRates()).rates();
   }
 
   /**
@@ -57,52 +50,7 @@ public record PubSubConfig(
    * @return the filtered explicit topics
    */
   public List<String> explicitTopics() {
-    java.util.function.Predicate<String> filter = topicFilter();
-    return new java.util.LinkedHashSet<>(topics)
-        .stream().filter(t -> !t.equals("*")).filter(filter).toList();
-  }
-
-  /**
-   * The compiled {@code sample} map (XF-9): the rate of the first glob, in configured order, that
-   * matches the topic; 1.0 when none matches.
-   *
-   * @return topic → rate in (0, 1]
-   */
-  public java.util.function.ToDoubleFunction<String> sampleRates() {
-    List<Map.Entry<java.util.regex.Pattern, Double>> rules =
-        sample.entrySet().stream()
-            .map(e -> Map.entry(Glob.toPattern(e.getKey()), e.getValue()))
-            .toList();
-    return t -> {
-      for (Map.Entry<java.util.regex.Pattern, Double> r : rules) {
-        if (r.getKey().matcher(t).matches()) {
-          return r.getValue();
-        }
-      }
-      return 1.0;
-    };
-  }
-
-  /** {@code replay_preset}. */
-  public enum ReplayPreset implements YamlEnum {
-    LATEST,
-    EARLIEST,
-    CUSTOM;
-
-    @Override
-    public String yaml() {
-      return name();
-    }
-  }
-
-  /** {@code on_invalid_replay}. */
-  public enum InvalidReplayPreset implements YamlEnum {
-    EARLIEST,
-    LATEST;
-
-    @Override
-    public String yaml() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
+    return new LinkedHashSet<>(topics())
+        .stream().filter(t -> !t.equals("*")).filter(source.filter()).toList();
   }
 }

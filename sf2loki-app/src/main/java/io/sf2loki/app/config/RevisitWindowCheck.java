@@ -1,5 +1,8 @@
 package io.sf2loki.app.config;
 
+import io.sf2loki.salesforce.apexlog.ApexLogSettings;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -23,24 +26,28 @@ final class RevisitWindowCheck {
     if (outOfOrderWindow.isZero()) {
       return;
     }
-    EventLogObjectsConfig objects = sources.eventlogObjects();
-    if (objects != null && objects.enabled()) {
-      for (int i = 0; i < objects.objects().size(); i++) {
+    SourceConfig<EventLogObjectsSettings> objects = sources.eventlogObjects();
+    if (objects != null && objects.enabled() && objects.settings() != null) {
+      for (int i = 0; i < objects.settings().objects().size(); i++) {
         warnIfWider(
-            objects.objects().get(i).revisit(),
+            objects.settings().objects().get(i).revisit(),
             outOfOrderWindow,
             base + ".eventlog_objects.objects." + i + ".revisit_window",
             warnings);
       }
     }
-    ApexLogConfig apexlog = sources.apexlog();
-    if (apexlog != null && apexlog.enabled()) {
-      warnIfWider(apexlog.revisit(), outOfOrderWindow, base + ".apexlog.revisit_window", warnings);
+    SourceConfig<ApexLogSettings> apexlog = sources.apexlog();
+    if (apexlog != null && apexlog.enabled() && apexlog.settings() != null) {
+      warnIfWider(
+          apexlog.settings().revisit(),
+          outOfOrderWindow,
+          base + ".apexlog.revisit_window",
+          warnings);
     }
   }
 
   private static void warnIfWider(
-      RevisitConfig revisit, Duration outOfOrderWindow, String path, List<String> warnings) {
+      RevisitSettings revisit, Duration outOfOrderWindow, String path, List<String> warnings) {
     if (revisit != null && revisit.window().compareTo(outOfOrderWindow) > 0) {
       warnings.add(
           path

@@ -1,72 +1,67 @@
 package io.sf2loki.app.config;
 
+import io.sf2loki.salesforce.auth.AuthMode;
+import io.sf2loki.salesforce.auth.SalesforceAuthSettings;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * {@code salesforce} / {@code orgs[].salesforce} (SPEC §1.3, CFG-8, CFG-10, CFG-13, CFG-14).
+ * {@code salesforce} / {@code orgs[].salesforce} (SPEC §1.3, CFG-8, CFG-10, CFG-13, CFG-14): the
+ * token provider's settings the binder built, plus the keys only the application reads. The other
+ * accessors are views of {@link #auth()}.
  *
- * @param loginUrl the effective login URL: explicit, or derived from {@code environment} (CFG-13)
- * @param environment {@code production} (default) or {@code sandbox}; also the {@code environment}
- *     label
- * @param authMode {@code jwt_bearer} (default) or {@code client_credentials}
- * @param clientId the connected app consumer key (non-empty)
- * @param clientSecret present when configured inline or via {@code client_secret_file}; required
- *     for client_credentials
- * @param username JWT {@code sub}; non-empty for jwt_bearer, may be {@code ""} otherwise
- * @param privateKey PEM RSA key text; required for jwt_bearer
+ * @param auth login URL (CFG-13: already derived from {@code environment} when empty), environment,
+ *     auth mode, client id, secret, username, private key, JWT audience, token TTL
  * @param apiVersion e.g. {@code 60.0}
  * @param orgId 15- or 18-character org id, else resolved via userinfo (AUTH-8)
- * @param jwtAudience JWT {@code aud}; {@code ""} = derived from environment (AUTH-3)
- * @param tokenTtl at least 5 minutes (default 1 hour)
  * @param limits org-limits poller settings (OBS-12)
  */
 public record SalesforceConfig(
-    String loginUrl,
-    Environment environment,
-    AuthMode authMode,
-    String clientId,
-    Optional<Secret> clientSecret,
-    String username,
-    Optional<Secret> privateKey,
-    String apiVersion,
-    Optional<String> orgId,
-    String jwtAudience,
-    Duration tokenTtl,
-    Limits limits) {
+    SalesforceAuthSettings auth, String apiVersion, Optional<String> orgId, Limits limits) {
 
-  /** {@code salesforce.environment}. */
-  public enum Environment implements YamlEnum {
-    PRODUCTION("production"),
-    SANDBOX("sandbox");
-
-    private final String yaml;
-
-    Environment(String yaml) {
-      this.yaml = yaml;
-    }
-
-    @Override
-    public String yaml() {
-      return yaml;
-    }
+  /** The effective login URL (CFG-13). */
+  public String loginUrl() {
+    return auth.loginUrl().toString();
   }
 
-  /** {@code salesforce.auth_mode}. */
-  public enum AuthMode implements YamlEnum {
-    JWT_BEARER("jwt_bearer"),
-    CLIENT_CREDENTIALS("client_credentials");
+  /** {@code production} (default) or {@code sandbox}; also the {@code environment} label. */
+  public String environment() {
+    return auth.environment();
+  }
 
-    private final String yaml;
+  /** {@code auth_mode}. */
+  public AuthMode authMode() {
+    return auth.authMode();
+  }
 
-    AuthMode(String yaml) {
-      this.yaml = yaml;
-    }
+  /** The connected app's consumer key. */
+  public String clientId() {
+    return auth.clientId();
+  }
 
-    @Override
-    public String yaml() {
-      return yaml;
-    }
+  /** JWT {@code sub}; may be {@code ""} for client_credentials. */
+  public String username() {
+    return auth.username();
+  }
+
+  /** {@code client_secret} (CFG-7), when configured. */
+  public Optional<Secret> clientSecret() {
+    return Optional.ofNullable(auth.clientSecret()).map(Secret::new);
+  }
+
+  /** {@code private_key} PEM text (CFG-7), when configured. */
+  public Optional<Secret> privateKey() {
+    return Optional.ofNullable(auth.privateKeyPem()).map(Secret::new);
+  }
+
+  /** JWT {@code aud}; {@code ""} = derived from environment (AUTH-3). */
+  public String jwtAudience() {
+    return auth.jwtAudience();
+  }
+
+  /** {@code token_ttl}, at least 5 minutes (CFG-14). */
+  public Duration tokenTtl() {
+    return auth.tokenTtl();
   }
 
   /**

@@ -360,6 +360,25 @@ final class Section {
     return s.length() > 60 ? s.substring(0, 60) + "…" : s;
   }
 
+  /**
+   * Builds a component's settings record from values bound here. A rejection by its constructor
+   * ({@link IllegalArgumentException}, {@link NullPointerException}) becomes a problem at this
+   * section unless one was already reported, so loading goes on and reports everything at once
+   * (CFG-4).
+   *
+   * @return the record, or null when it was rejected (the load then fails with the problems)
+   */
+  <T> T build(java.util.function.Supplier<T> make) {
+    try {
+      return make.get();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      if (problems.isEmpty()) {
+        problem(null, String.valueOf(e.getMessage()));
+      }
+      return null;
+    }
+  }
+
   // ---- bound by a definition (the key, default and bounds come from the Setting) ----
 
   String string(Setting d) {
@@ -409,6 +428,47 @@ final class Section {
       }
     }
     return enumValue(d.key(), values, dflt, ignoreCase);
+  }
+
+  /**
+   * The constant of a component's enum for the {@link Setting.Type#ENUM} definition {@code d}: the
+   * YAML value must equal one of {@code d.choices()} exactly (CFG-20 wording otherwise, default
+   * kept), and the choice maps to the constant whose name equals it ignoring case (e.g. {@code
+   * jwt_bearer} → {@code JWT_BEARER}, {@code Hourly} → {@code Hourly}).
+   *
+   * @throws IllegalStateException when a choice names no constant of {@code type} (a definition
+   *     bug, caught by the tests that load the defaults)
+   */
+  <E extends Enum<E>> E choice(Setting d, Class<E> type) {
+    String chosen = choiceText(d);
+    return chosen == null ? null : constant(type, chosen);
+  }
+
+  /**
+   * The YAML spelling of the {@link Setting.Type#ENUM} definition {@code d}: one of {@code
+   * d.choices()} exactly, else the default (the CFG-20 problem reported).
+   */
+  String choiceText(Setting d) {
+    String dflt = d.stringDefault();
+    String s = string(d.key(), null);
+    String chosen = dflt;
+    if (s != null) {
+      if (d.choices().contains(s)) {
+        chosen = s;
+      } else {
+        problem(d.key(), "must be one of " + String.join(", ", d.choices()) + " (got '" + s + "')");
+      }
+    }
+    return chosen;
+  }
+
+  static <E extends Enum<E>> E constant(Class<E> type, String yaml) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(yaml)) {
+        return e;
+      }
+    }
+    throw new IllegalStateException(type.getSimpleName() + " has no constant for '" + yaml + "'");
   }
 
   /** Reports {@code v} outside the bounds of {@code d} with the CFG-20 wording. */

@@ -2,7 +2,7 @@ package io.sf2loki.app.config;
 
 import io.sf2loki.app.config.CoordinateConfig.FileLease;
 import io.sf2loki.app.config.CoordinateConfig.K8sLease;
-import io.sf2loki.app.config.ServiceConfig.Telemetry;
+import io.sf2loki.app.telemetry.TelemetrySettings;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Optional;
@@ -49,8 +49,7 @@ final class ServiceBinding {
     Section t = s.section("telemetry", ConfigBinder.TELEMETRY_KEYS);
     boolean enabled = t.bool(ServiceKeys.T_ENABLED);
     String endpoint = t.string(ServiceKeys.T_ENDPOINT);
-    ServiceConfig.TelemetryAuth auth =
-        t.enumValue(ServiceKeys.T_AUTH, ServiceConfig.TelemetryAuth.values(), false);
+    TelemetrySettings.Auth auth = t.choice(ServiceKeys.T_AUTH, TelemetrySettings.Auth.class);
     String user = t.string(ServiceKeys.T_USER);
     if (user.isEmpty() && loki != null) {
       user = loki.tenantId().orElse("");
@@ -60,14 +59,14 @@ final class ServiceBinding {
     if (token.isEmpty() && loki != null) {
       token = loki.authToken();
     }
-    if (enabled && lokiToken && auth == ServiceConfig.TelemetryAuth.BASIC) {
+    if (enabled && lokiToken && auth == TelemetrySettings.Auth.BASIC) {
       OtelEnvironment.crossHostWarning(endpoint, loki.url()).ifPresent(warnings::add); // OBS-30
     }
     if (enabled) {
       if (endpoint.isBlank()) {
         t.problem("endpoint", "required when telemetry is enabled");
       }
-      if (auth == ServiceConfig.TelemetryAuth.BASIC) {
+      if (auth == TelemetrySettings.Auth.BASIC) {
         if (user.isEmpty()) {
           t.problem(
               "basic_auth_user",
@@ -82,17 +81,25 @@ final class ServiceBinding {
       }
     }
     Section p = t.section("prometheus", ConfigBinder.PROMETHEUS_KEYS);
-    Telemetry telemetry =
-        new Telemetry(
-            enabled,
-            endpoint,
-            auth,
-            user,
-            token,
-            Collections.unmodifiableMap(t.stringMap("headers")),
-            t.duration(ServiceKeys.T_EXPORT_INTERVAL),
-            Collections.unmodifiableMap(t.stringMap("resource_attributes")),
-            new ServiceConfig.Prometheus(p.bool(ServiceKeys.PROMETHEUS_ENABLED)));
+    var headers = Collections.unmodifiableMap(t.stringMap("headers"));
+    var exportInterval = t.duration(ServiceKeys.T_EXPORT_INTERVAL);
+    var attributes = Collections.unmodifiableMap(t.stringMap("resource_attributes"));
+    boolean prometheus = p.bool(ServiceKeys.PROMETHEUS_ENABLED);
+    String basicUser = user;
+    String basicToken = token.map(Secret::reveal).orElse("");
+    TelemetrySettings telemetry =
+        t.build(
+            () ->
+                new TelemetrySettings(
+                    enabled,
+                    endpoint,
+                    auth,
+                    basicUser,
+                    basicToken,
+                    headers,
+                    exportInterval,
+                    attributes,
+                    prometheus));
     return new ServiceConfig(
         s.enumValue(ServiceKeys.LOG_LEVEL, ServiceConfig.LogLevel.values(), true),
         s.enumValue(ServiceKeys.LOG_FORMAT, ServiceConfig.LogFormat.values(), false),

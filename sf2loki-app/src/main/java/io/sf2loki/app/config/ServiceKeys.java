@@ -1,13 +1,11 @@
 package io.sf2loki.app.config;
 
-import static io.sf2loki.core.settings.Setting.bool;
 import static io.sf2loki.core.settings.Setting.choice;
 import static io.sf2loki.core.settings.Setting.duration;
-import static io.sf2loki.core.settings.Setting.map;
-import static io.sf2loki.core.settings.Setting.secret;
 import static io.sf2loki.core.settings.Setting.string;
 
 import io.sf2loki.app.telemetry.TelemetrySettings;
+import io.sf2loki.core.pipeline.PipelineSettings;
 import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.List;
@@ -25,8 +23,7 @@ final class ServiceKeys {
       choice("log_format", "json", List.of("json", "logfmt"), "Log line format.", "OBS-9");
   static final Setting HEALTH_ADDR =
       string("health_addr", ":8080", "host:port of /healthz, /readyz, /metrics.", "OBS-7");
-  static final Setting SHUTDOWN_GRACE =
-      duration("shutdown_grace", Duration.ofSeconds(25), "Drain time at stop.", "PIPE-13");
+  static final Setting SHUTDOWN_GRACE = PipelineSettings.SHUTDOWN_GRACE;
   static final Setting UNREADY_AFTER_SINK_FAILING =
       duration(
           "unready_after_sink_failing",
@@ -39,28 +36,15 @@ final class ServiceKeys {
           Duration.ZERO,
           "/healthz 503 after a lane, source or topic reader is stuck this long; 0 disables.",
           "FEAT-21");
-  static final Setting T_ENABLED =
-      bool("enabled", false, "Export metrics over OTLP/HTTP.", "OBS-1");
-  static final Setting T_ENDPOINT = string("endpoint", "", "Full OTLP/HTTP metrics URL.", "CFG-9");
-  static final Setting T_AUTH =
-      choice("auth", "basic", List.of("basic", "none"), "Exporter authentication.", "CFG-9");
-  static final Setting T_USER =
-      string("basic_auth_user", "", "Basic user; empty = sink.loki.tenant_id.", "CFG-9")
-          .defaultText("sink.loki.tenant_id");
-  static final Setting T_TOKEN =
-      secret("basic_auth_token", "Basic token; absent = sink.loki.auth_token.", "CFG-9");
-  static final Setting T_HEADERS = map("headers", "Extra headers (override computed).", "CFG-9");
-  static final Setting T_EXPORT_INTERVAL =
-      duration(
-              "export_interval",
-              TelemetrySettings.DEFAULT_EXPORT_INTERVAL,
-              "Time between exports.",
-              "OBS-1")
-          .greaterThan(0);
-  static final Setting T_RESOURCE_ATTRIBUTES =
-      map("resource_attributes", "Merged over service.name=sf2loki.", "OBS-1");
-  static final Setting PROMETHEUS_ENABLED =
-      bool("enabled", false, "Serve Prometheus text on /metrics.", "FEAT-15");
+  static final Setting T_ENABLED = TelemetrySettings.ENABLED;
+  static final Setting T_ENDPOINT = TelemetrySettings.ENDPOINT;
+  static final Setting T_AUTH = TelemetrySettings.AUTH;
+  static final Setting T_USER = TelemetrySettings.BASIC_AUTH_USER;
+  static final Setting T_TOKEN = TelemetrySettings.BASIC_AUTH_TOKEN;
+  static final Setting T_HEADERS = TelemetrySettings.HEADERS;
+  static final Setting T_EXPORT_INTERVAL = TelemetrySettings.EXPORT_INTERVAL;
+  static final Setting T_RESOURCE_ATTRIBUTES = TelemetrySettings.RESOURCE_ATTRIBUTES;
+  static final Setting PROMETHEUS_ENABLED = TelemetrySettings.PROMETHEUS_ENABLED;
 
   static final Group TELEMETRY =
       Group.object(

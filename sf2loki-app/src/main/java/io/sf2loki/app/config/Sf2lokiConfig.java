@@ -8,7 +8,10 @@ import java.util.List;
  *
  * @param orgs at least one org; in legacy mode exactly one, named {@code ""}
  * @param multiOrg true when the file used a non-empty {@code orgs} list (even with one element)
- * @param sink deployment-wide sink settings
+ * @param loki {@code sink.loki}: the Loki sink (the only sink)
+ * @param pipeline {@code sink.loki.batch}, {@code service.shutdown_grace} and {@code
+ *     state.min_write_interval} as the pipeline's bounds (PIPE-3, PIPE-5, PIPE-9, PIPE-13); no
+ *     static labels (the daemon adds them per org, PIPE-4)
  * @param state deployment-wide checkpoint store settings
  * @param coordinate deployment-wide coordinator settings
  * @param service deployment-wide service settings
@@ -17,7 +20,8 @@ import java.util.List;
 public record Sf2lokiConfig(
     List<OrgConfig> orgs,
     boolean multiOrg,
-    SinkConfig sink,
+    LokiConfig loki,
+    io.sf2loki.core.pipeline.PipelineSettings pipeline,
     StateConfig state,
     CoordinateConfig coordinate,
     ServiceConfig service,

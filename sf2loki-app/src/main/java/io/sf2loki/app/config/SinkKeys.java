@@ -1,36 +1,22 @@
 package io.sf2loki.app.config;
 
-import static io.sf2loki.core.settings.Setting.choice;
-import static io.sf2loki.core.settings.Setting.duration;
 import static io.sf2loki.core.settings.Setting.integer;
 import static io.sf2loki.core.settings.Setting.list;
 import static io.sf2loki.core.settings.Setting.map;
-import static io.sf2loki.core.settings.Setting.number;
-import static io.sf2loki.core.settings.Setting.secret;
-import static io.sf2loki.core.settings.Setting.string;
 
+import io.sf2loki.core.egress.EgressSettings;
+import io.sf2loki.core.pipeline.PipelineSettings;
 import io.sf2loki.core.settings.Setting;
 import io.sf2loki.loki.LokiSinkSettings;
-import java.time.Duration;
 import java.util.List;
 
 /** Definitions of {@code sink.loki}, SPEC §1.3. */
 final class SinkKeys {
-  static final Setting URL =
-      string("url", null, "Full Loki push URL.", "SINK-1")
-          .mandatory()
-          .example("https://loki.example.com/loki/api/v1/push");
-  static final Setting TENANT_ID = string("tenant_id", null, "X-Scope-OrgID tenant.", "SINK-2");
-  static final Setting AUTH_TOKEN = secret("auth_token", "Bearer or basic token.", "SINK-2");
-  static final Setting ENCODING =
-      choice("encoding", "protobuf", List.of("protobuf", "json"), "Push body encoding.", "SINK-4");
-  static final Setting COMPRESSION =
-      choice(
-          "compression",
-          "snappy",
-          List.of("snappy", "gzip", "none"),
-          "Body compression (protobuf is always snappy).",
-          "CFG-23");
+  static final Setting URL = LokiSinkSettings.URL;
+  static final Setting TENANT_ID = LokiSinkSettings.TENANT_ID;
+  static final Setting AUTH_TOKEN = LokiSinkSettings.AUTH_TOKEN;
+  static final Setting ENCODING = LokiSinkSettings.ENCODING;
+  static final Setting COMPRESSION = LokiSinkSettings.COMPRESSION;
   static final Setting LABELS =
       map("labels", "Static stream labels (job, service_name, …).", "CFG-15");
   static final Setting STRUCTURED_METADATA_FIELDS =
@@ -39,33 +25,10 @@ final class SinkKeys {
           List.of(),
           "Fields sent as structured metadata by default.",
           "SRC-9");
-  static final Setting STRUCTURED_METADATA =
-      choice(
-          "structured_metadata",
-          "auto",
-          List.of("auto", "on", "off"),
-          "Whether entries carry structured metadata.",
-          "SINK-12");
-  static final Setting LATE_ENTRIES =
-      choice(
-          "late_entries",
-          "restamp",
-          List.of("restamp", "drop"),
-          "Handling of entries Loki rejects as out of window.",
-          "SINK-13, SINK-15");
-  static final Setting OUT_OF_ORDER_WINDOW =
-      duration(
-          "out_of_order_window",
-          LokiSinkSettings.DEFAULT_OUT_OF_ORDER_WINDOW,
-          "Loki's per-stream out-of-order window; 0s disables pre-push routing.",
-          "SINK-15");
-  static final Setting MAX_TRACKED_STREAMS =
-      integer(
-              "max_tracked_streams",
-              LokiSinkSettings.DEFAULT_MAX_TRACKED_STREAMS,
-              "Streams whose high-water mark is kept.",
-              "SINK-15")
-          .atLeast(1);
+  static final Setting STRUCTURED_METADATA = LokiSinkSettings.STRUCTURED_METADATA;
+  static final Setting LATE_ENTRIES = LokiSinkSettings.LATE_ENTRIES;
+  static final Setting OUT_OF_ORDER_WINDOW = LokiSinkSettings.OUT_OF_ORDER_WINDOW;
+  static final Setting MAX_TRACKED_STREAMS = LokiSinkSettings.MAX_TRACKED_STREAMS;
 
   static final Setting SNAPPY_TEMPDIR =
       Setting.path(
@@ -75,36 +38,18 @@ final class SinkKeys {
               + " (org.xerial.snappy.tempdir); absent = java.io.tmpdir. Without a loadable native"
               + " library the pure-Java codec is used.",
           "CFG-34, SINK-18");
-  static final Setting MAX_ENTRIES =
-      integer("max_entries", LokiSinkSettings.DEFAULT_MAX_ENTRIES, "Entries per push.", "PIPE-5")
-          .atLeast(1);
-  static final Setting MAX_BYTES =
-      integer("max_bytes", LokiSinkSettings.DEFAULT_MAX_BYTES, "Bytes per push.", "PIPE-5")
-          .atLeast(1024);
-  static final Setting FLUSH_INTERVAL =
-      duration("flush_interval", Duration.ofSeconds(1), "Longest wait to fill a batch.", "PIPE-5")
-          .greaterThan(0);
+  static final Setting MAX_ENTRIES = PipelineSettings.MAX_ENTRIES;
+  static final Setting MAX_BYTES = PipelineSettings.MAX_BYTES;
+  static final Setting FLUSH_INTERVAL = PipelineSettings.FLUSH_INTERVAL;
   static final Setting MAX_LINE_BYTES =
       integer("max_line_bytes", 262_144, "Longer lines are truncated; ≤ 0 disables.", "PIPE-6");
-  static final Setting QUEUE_MAXSIZE =
-      integer("queue_maxsize", 10_000, "Entries per lane queue.", "PIPE-3").atLeast(100);
-  static final Setting QUEUE_MAX_BYTES =
-      integer("queue_max_bytes", 268_435_456, "Bytes per lane queue; 0 disables.", "PIPE-3")
-          .atLeast(0);
+  static final Setting QUEUE_MAXSIZE = PipelineSettings.QUEUE_MAXSIZE;
+  static final Setting QUEUE_MAX_BYTES = PipelineSettings.QUEUE_MAX_BYTES;
 
-  static final Setting MAX_LINES_PER_SECOND =
-      number("max_lines_per_second", 0, "Egress line rate cap; 0 = off.", "EGR-1").atLeast(0);
-  static final Setting MAX_BYTES_PER_SECOND =
-      number("max_bytes_per_second", 0, "Egress byte rate cap; 0 = off.", "EGR-1").atLeast(0);
-  static final Setting DAILY_BYTE_BUDGET =
-      integer("daily_byte_budget", 0, "Bytes per UTC day; 0 = off.", "EGR-2").atLeast(0);
-  static final Setting BUDGET_ACTION =
-      choice(
-          "budget_action",
-          "pause",
-          List.of("pause", "drop"),
-          "What happens when the daily budget is spent.",
-          "EGR-5");
+  static final Setting MAX_LINES_PER_SECOND = EgressSettings.MAX_LINES_PER_SECOND;
+  static final Setting MAX_BYTES_PER_SECOND = EgressSettings.MAX_BYTES_PER_SECOND;
+  static final Setting DAILY_BYTE_BUDGET = EgressSettings.DAILY_BYTE_BUDGET;
+  static final Setting BUDGET_ACTION = EgressSettings.BUDGET_ACTION;
 
   static final Group BATCH =
       Group.object(

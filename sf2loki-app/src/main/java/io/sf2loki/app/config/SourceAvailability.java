@@ -35,14 +35,14 @@ final class SourceAvailability {
     }
     if (!s.eventlogObjects().enabled()) {
       disabled++;
-    } else if (!s.eventlogObjects().objects().isEmpty()) {
+    } else if (!s.eventlogObjects().settings().objects().isEmpty()) {
       return null;
     } else {
       enabledButEmpty.add("eventlog_objects has no objects");
     }
     if (!s.eventlogfile().enabled()) {
       disabled++;
-    } else if (!s.eventlogfile().eventTypes().isEmpty()) {
+    } else if (!s.eventlogfile().settings().eventTypes().isEmpty()) {
       return null;
     } else {
       enabledButEmpty.add("eventlogfile has no event_types");

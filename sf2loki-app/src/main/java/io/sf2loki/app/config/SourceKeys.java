@@ -2,19 +2,17 @@ package io.sf2loki.app.config;
 
 import static io.sf2loki.core.settings.Setting.bool;
 import static io.sf2loki.core.settings.Setting.choice;
-import static io.sf2loki.core.settings.Setting.duration;
-import static io.sf2loki.core.settings.Setting.integer;
 import static io.sf2loki.core.settings.Setting.list;
 import static io.sf2loki.core.settings.Setting.map;
-import static io.sf2loki.core.settings.Setting.number;
-import static io.sf2loki.core.settings.Setting.rateMap;
 import static io.sf2loki.core.settings.Setting.secret;
 import static io.sf2loki.core.settings.Setting.string;
 
 import io.sf2loki.core.settings.Setting;
+import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.pubsub.PubSubChannels;
 import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
 import io.sf2loki.salesforce.revisit.RevisitSettings;
@@ -50,31 +48,12 @@ final class SourceKeys {
         List.of(XF_ACTION, XF_FIELDS, XF_MATCH, XF_PATTERN, XF_REPLACEMENT, XF_NAME));
   }
 
-  static final Setting SAMPLE =
-      number("sample", 1.0, "Sampling rate in (0, 1].", "SRC-14").greaterThan(0).atMost(1);
+  static final Setting SAMPLE = Sampler.RATE;
 
   // ---- revisit (objects[] and apexlog) ----
-  static final Setting REVISIT_WINDOW =
-      duration(
-          "revisit_window",
-          RevisitSettings.DEFAULT_WINDOW,
-          "How far back the late-visibility revisit looks; 0 = off.",
-          "OBJ-13, APX-10");
-  static final Setting REVISIT_INTERVAL =
-      duration(
-              "revisit_interval",
-              RevisitSettings.DEFAULT_INTERVAL,
-              "Least time between two revisits.",
-              "OBJ-14, APX-10")
-          .greaterThan(0);
-  static final Setting REVISIT_MAX_KEYS =
-      integer(
-              "revisit_max_keys",
-              RevisitSettings.DEFAULT_MAX_KEYS,
-              "Keys remembered, and LIMIT of one revisit listing.",
-              "OBJ-15, APX-10")
-          .atLeast(1)
-          .atMost(50_000);
+  static final Setting REVISIT_WINDOW = RevisitSettings.WINDOW;
+  static final Setting REVISIT_INTERVAL = RevisitSettings.INTERVAL;
+  static final Setting REVISIT_MAX_KEYS = RevisitSettings.MAX_KEYS;
 
   // ---- sources ----
   static final Setting ALLOW_OVERLAP =
@@ -84,54 +63,17 @@ final class SourceKeys {
 
   // ---- pubsub ----
   static final Setting PS_ENABLED = bool("enabled", true, "Run the Pub/Sub source.", "PS-1");
-  static final Setting PS_ENDPOINT =
-      string("endpoint", "api.pubsub.salesforce.com:7443", "gRPC target host:port.", "PS-1");
-  static final Setting PS_TLS =
-      bool("tls", true, "false = plaintext gRPC (local simulator only).", "PS-1");
-  static final Setting PS_NUM_REQUESTED =
-      integer(
-              "default_num_requested",
-              PubSubReaderSettings.DEFAULT_NUM_REQUESTED,
-              "Credits per FetchRequest.",
-              "PS-8")
-          .atLeast(1)
-          .atMost(100);
-  static final Setting PS_REPLAY_PRESET =
-      choice(
-          "replay_preset",
-          "CUSTOM",
-          List.of("LATEST", "EARLIEST", "CUSTOM"),
-          "Where a topic without a stored replay id starts.",
-          "PS-13");
-  static final Setting PS_ON_INVALID_REPLAY =
-      choice(
-          "on_invalid_replay",
-          "earliest",
-          List.of("earliest", "latest"),
-          "Preset used once when a stored replay id is rejected.",
-          "PS-13, PS-15");
-  static final Setting PS_TOPICS =
-      list("topics", List.of(), "Topic names, or \"*\" to discover.", "PS-19")
-          .example("/event/LoginEventStream");
-  static final Setting PS_INCLUDE =
-      list("include", List.of("*"), "Globs a topic must match.", "PS-19, XF-11");
-  static final Setting PS_EXCLUDE =
-      list("exclude", List.of(), "Globs that skip a topic.", "PS-19, XF-11");
-  static final Setting PS_REDISCOVERY =
-      duration(
-          "rediscovery_interval",
-          PubSubSourceSettings.DEFAULT_REDISCOVERY_INTERVAL,
-          "Time between topic discoveries; 0 = at startup only.",
-          "PS-20");
-  static final Setting PS_SAMPLE =
-      rateMap("sample", "Glob → sampling rate; first match in map order.", "SRC-14");
-  static final Setting PS_BRIDGE_MAX_BYTES =
-      integer(
-              "bridge_max_bytes",
-              PubSubSourceSettings.DEFAULT_BRIDGE_MAX_BYTES,
-              "Bytes held by the bridge; 0 disables.",
-              "PIPE-24")
-          .atLeast(0);
+  static final Setting PS_ENDPOINT = PubSubChannels.Settings.ENDPOINT;
+  static final Setting PS_TLS = PubSubChannels.Settings.TLS;
+  static final Setting PS_NUM_REQUESTED = PubSubReaderSettings.NUM_REQUESTED;
+  static final Setting PS_REPLAY_PRESET = PubSubReaderSettings.REPLAY_PRESET;
+  static final Setting PS_ON_INVALID_REPLAY = PubSubReaderSettings.ON_INVALID_REPLAY;
+  static final Setting PS_TOPICS = PubSubSourceSettings.TOPICS;
+  static final Setting PS_INCLUDE = PubSubSourceSettings.INCLUDE;
+  static final Setting PS_EXCLUDE = PubSubSourceSettings.EXCLUDE;
+  static final Setting PS_REDISCOVERY = PubSubSourceSettings.REDISCOVERY_INTERVAL;
+  static final Setting PS_SAMPLE = PubSubReaderSettings.SAMPLE;
+  static final Setting PS_BRIDGE_MAX_BYTES = PubSubSourceSettings.BRIDGE_MAX_BYTES;
 
   static final Group PUBSUB =
       Group.object(
@@ -156,42 +98,15 @@ final class SourceKeys {
   // ---- eventlog_objects ----
   static final Setting ELO_ENABLED =
       bool("enabled", false, "Run the event-log-objects source.", "OBJ-1");
-  static final Setting OBJ_NAME =
-      string("name", null, "Object API name (SOQL identifier).", "CFG-10")
-          .mandatory()
-          .example("LoginEvent");
-  static final Setting OBJ_TIMESTAMP_FIELD =
-      string("timestamp_field", "EventDate", "Cursor field (SOQL identifier).", "OBJ-2");
-  static final Setting OBJ_POLL_INTERVAL =
-      duration(
-              "poll_interval", ObjectSettings.DEFAULT_POLL_INTERVAL, "Time between polls.", "OBJ-1")
-          .greaterThan(0);
-  static final Setting OBJ_LOOKBACK =
-      duration("lookback", ObjectSettings.DEFAULT_LOOKBACK, "First-run window.", "OBJ-3");
-  static final Setting OBJ_SETTLE_WINDOW =
-      duration(
-          "settle_window",
-          ObjectSettings.DEFAULT_SETTLE_WINDOW,
-          "Rows younger than this wait.",
-          "OBJ-6");
-  static final Setting OBJ_BIG_OBJECT =
-      bool("big_object", false, "Big object: DESC drain.", "OBJ-5");
-  static final Setting OBJ_MAX_CATCHUP_RECORDS =
-      integer(
-              "max_catchup_records",
-              ObjectSettings.DEFAULT_MAX_CATCHUP_RECORDS,
-              "Rows held by one drain; 0 = unbounded (big objects).",
-              "OBJ-8")
-          .atLeast(0);
-  static final Setting OBJ_MAX_CATCHUP_BYTES =
-      integer(
-              "max_catchup_bytes",
-              ObjectSettings.DEFAULT_MAX_CATCHUP_BYTES,
-              "Canonical-JSON bytes held by one drain; 0 = unbounded.",
-              "OBJ-8")
-          .atLeast(0);
-  static final Setting OBJ_TIEBREAK_FIELD =
-      string("tiebreak_field", "EventIdentifier", "Index field paging a tie group.", "OBJ-7");
+  static final Setting OBJ_NAME = ObjectSettings.NAME;
+  static final Setting OBJ_TIMESTAMP_FIELD = ObjectSettings.TIMESTAMP_FIELD;
+  static final Setting OBJ_POLL_INTERVAL = ObjectSettings.POLL_INTERVAL;
+  static final Setting OBJ_LOOKBACK = ObjectSettings.LOOKBACK;
+  static final Setting OBJ_SETTLE_WINDOW = ObjectSettings.SETTLE_WINDOW;
+  static final Setting OBJ_BIG_OBJECT = ObjectSettings.BIG_OBJECT;
+  static final Setting OBJ_MAX_CATCHUP_RECORDS = ObjectSettings.MAX_CATCHUP_RECORDS;
+  static final Setting OBJ_MAX_CATCHUP_BYTES = ObjectSettings.MAX_CATCHUP_BYTES;
+  static final Setting OBJ_TIEBREAK_FIELD = ObjectSettings.TIEBREAK_FIELD;
 
   static final Group OBJECTS =
       Group.listOf(
@@ -223,54 +138,19 @@ final class SourceKeys {
   // ---- eventlogfile ----
   static final Setting ELF_ENABLED =
       bool("enabled", false, "Run the EventLogFile source (needs event_types).", "CFG-17");
-  static final Setting ELF_INTERVAL =
-      choice("interval", "Hourly", List.of("Hourly", "Daily"), "Which files to read.", "ELF-1");
-  static final Setting ELF_EXCLUDE =
-      list("exclude", List.of(), "Exact type names skipped by discovery.", "ELF-2");
-  static final Setting ELF_POLL_INTERVAL =
-      duration(
-              "poll_interval",
-              EventLogFileSettings.DEFAULT_POLL_INTERVAL,
-              "Time between cycles.",
-              "ELF-3")
-          .greaterThan(0);
-  static final Setting ELF_LOOKBACK =
-      duration("lookback", EventLogFileSettings.DEFAULT_LOOKBACK, "First-run window.", "ELF-4");
-  static final Setting ELF_TIMESTAMP_COLUMN =
-      string(
-          "timestamp_column",
-          EventLogFileSettings.DEFAULT_TIMESTAMP_COLUMN,
-          "CSV column tried first for the timestamp.",
-          "ELF-14");
-  static final Setting ELF_PAGE_SIZE =
-      integer("page_size", 1000, "Files listed per type per cycle.", "ELF-5")
-          .atLeast(1)
-          .atMost(50_000);
-  static final Setting ELF_SETTLE_WINDOW =
-      duration("settle_window", null, "Files younger than this wait.", "CFG-18, ELF-7")
-          .defaultText("5m when interval is Hourly, else 0s");
-  static final Setting ELF_DOWNLOAD_MAX_AGE =
-      duration(
-          "download_max_age",
-          EventLogFileSettings.DEFAULT_DOWNLOAD_MAX_AGE,
-          "A failing file is abandoned once older than this; 0 = at once.",
-          "ELF-12");
-  static final Setting ELF_CONCURRENCY =
-      integer("concurrency", 4, "Types processed at once.", "ELF-1").atLeast(1);
+  static final Setting ELF_INTERVAL = EventLogFileSettings.INTERVAL;
+  static final Setting ELF_EXCLUDE = EventLogFileSettings.EXCLUDE;
+  static final Setting ELF_POLL_INTERVAL = EventLogFileSettings.POLL_INTERVAL;
+  static final Setting ELF_LOOKBACK = EventLogFileSettings.LOOKBACK;
+  static final Setting ELF_TIMESTAMP_COLUMN = EventLogFileSettings.TIMESTAMP_COLUMN;
+  static final Setting ELF_PAGE_SIZE = EventLogFileSettings.PAGE_SIZE;
+  static final Setting ELF_SETTLE_WINDOW = EventLogFileSettings.SETTLE_WINDOW;
+  static final Setting ELF_DOWNLOAD_MAX_AGE = EventLogFileSettings.DOWNLOAD_MAX_AGE;
+  static final Setting ELF_CONCURRENCY = EventLogFileSettings.CONCURRENCY;
 
-  static final Setting ET_NAME =
-      string("name", null, "EventType (SOQL identifier) or \"*\".", "CFG-10, ELF-2")
-          .mandatory()
-          .example("Login");
-  static final Setting ET_SMF =
-      list(
-              "structured_metadata_fields",
-              null,
-              "Per-type metadata fields; null = global list, [] = none.",
-              "SRC-9")
-          .defaultText("null (global list)");
-  static final Setting ET_LABELS =
-      list("labels", List.of(), "CSV columns promoted to stream labels.", "CFG-16");
+  static final Setting ET_NAME = EventLogFileSettings.EventTypeSettings.NAME;
+  static final Setting ET_SMF = EventLogFileSettings.EventTypeSettings.STRUCTURED_METADATA_FIELDS;
+  static final Setting ET_LABELS = EventLogFileSettings.EventTypeSettings.LABELS;
   static final Setting ET_SAMPLE = SAMPLE;
 
   static final Group EVENT_TYPES =
@@ -300,24 +180,10 @@ final class SourceKeys {
 
   // ---- apexlog ----
   static final Setting APX_ENABLED = bool("enabled", false, "Run the ApexLog source.", "APX-1");
-  static final Setting APX_POLL_INTERVAL =
-      duration(
-              "poll_interval",
-              ApexLogSettings.DEFAULT_POLL_INTERVAL,
-              "Time between polls.",
-              "APX-1")
-          .greaterThan(0);
-  static final Setting APX_LOOKBACK =
-      duration("lookback", ApexLogSettings.DEFAULT_LOOKBACK, "First-run window.", "APX-2");
-  static final Setting APX_USERS =
-      list("users", List.of(), "Exact usernames; empty = all logs.", "CFG-10");
-  static final Setting APX_MAX_BODY_BYTES =
-      integer(
-              "max_body_bytes",
-              ApexLogSettings.DEFAULT_MAX_BODY_BYTES,
-              "Largest log body downloaded.",
-              "APX-4")
-          .greaterThan(0);
+  static final Setting APX_POLL_INTERVAL = ApexLogSettings.POLL_INTERVAL;
+  static final Setting APX_LOOKBACK = ApexLogSettings.LOOKBACK;
+  static final Setting APX_USERS = ApexLogSettings.USERS;
+  static final Setting APX_MAX_BODY_BYTES = ApexLogSettings.MAX_BODY_BYTES;
 
   static final Group APEXLOG =
       Group.object(

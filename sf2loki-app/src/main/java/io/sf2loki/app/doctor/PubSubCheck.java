@@ -45,7 +45,7 @@ final class PubSubCheck {
     }
     List<Check> rows = new ArrayList<>();
     PubSubCredentials creds = PubSubCredentials.of(clients.tokens(), clients.orgIds());
-    var channel = PubSubChannels.build(PubSubChannels.Settings.of(ps.endpoint(), ps.tls()));
+    var channel = PubSubChannels.build(ps.channel());
     try {
       for (String topic : explicit) {
         rows.add(topic(channel, creds, topic));

@@ -1,11 +1,11 @@
 package io.sf2loki.app.doctor;
 
-import io.sf2loki.app.config.EventTypeConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.SalesforceConfig;
 import io.sf2loki.app.run.Components;
 import io.sf2loki.salesforce.auth.AccessToken;
 import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.rest.SalesforceException;
 import io.sf2loki.salesforce.rest.SoqlException;
 import java.net.URI;
@@ -52,7 +52,7 @@ final class SalesforceChecks {
           Check.pass(
               "auth",
               "flow="
-                  + sf.authMode().yaml()
+                  + sf.authMode().name().toLowerCase(java.util.Locale.ROOT)
                   + " instance_url="
                   + Components.scrub(t.instanceUrl().toString())
                   + " org_id="
@@ -65,7 +65,7 @@ final class SalesforceChecks {
 
   /** The operator's hint for a failed mint (DOC-2 row 2), starting with {@code " — hint: "}. */
   static String authHint(SalesforceConfig sf, AuthException e) {
-    boolean jwt = sf.authMode() == SalesforceConfig.AuthMode.JWT_BEARER;
+    boolean jwt = sf.authMode() == io.sf2loki.salesforce.auth.AuthMode.JWT_BEARER;
     String code = e.errorCode() == null ? "" : e.errorCode();
     String host = hostOf(sf.loginUrl());
     String hint;
@@ -113,7 +113,8 @@ final class SalesforceChecks {
   Check permissions() throws InterruptedException {
     var s = org.sources();
     boolean elf = s.eventlogfile().enabled();
-    boolean objects = s.eventlogObjects().enabled() && !s.eventlogObjects().objects().isEmpty();
+    boolean objects =
+        s.eventlogObjects().enabled() && !s.eventlogObjects().settings().objects().isEmpty();
     if (!elf && !objects) {
       return Check.skip("permissions", "neither eventlogfile nor eventlog_objects is enabled");
     }
@@ -134,7 +135,7 @@ final class SalesforceChecks {
       }
     }
     if (objects) {
-      String first = s.eventlogObjects().objects().getFirst().name();
+      String first = s.eventlogObjects().settings().objects().getFirst().name();
       try {
         clients.rest().query("SELECT Id FROM " + first + " LIMIT 1");
         ok.append(ok.isEmpty() ? "" : "; ").append("SELECT on ").append(first).append(" OK");
@@ -158,7 +159,7 @@ final class SalesforceChecks {
     if (!elf.enabled()) {
       return Check.skip("entitlement", "eventlogfile is disabled");
     }
-    String interval = elf.interval().yaml();
+    String interval = elf.settings().interval().name();
     List<Map<String, Object>> rows;
     try {
       rows =
@@ -187,8 +188,8 @@ final class SalesforceChecks {
       }
     }
     List<String> missing =
-        elf.eventTypes().stream()
-            .map(EventTypeConfig::name)
+        elf.settings().eventTypes().stream()
+            .map(EventTypeSettings::name)
             .filter(n -> !n.equals("*") && !present.contains(n))
             .toList();
     if (!missing.isEmpty()) {

@@ -41,7 +41,7 @@ final class SinkChecks {
   static Check loki(Sf2lokiConfig cfg, Map<String, String> staticLabels, Instant now)
       throws InterruptedException {
     LokiSinkSettings settings = Components.sink(cfg);
-    String url = Components.scrub(cfg.sink().loki().url());
+    String url = Components.scrub(cfg.loki().url());
     Map<String, String> labels = new LinkedHashMap<>(staticLabels);
     labels.put("source", "sf2loki-doctor");
     String line = "{\"msg\": \"sf2loki doctor test write\", \"ts\": \"" + now + "\"}";
@@ -108,7 +108,11 @@ final class SinkChecks {
       return "";
     }
     for (var secret :
-        List.of(cfg.sink().loki().authToken(), cfg.service().telemetry().basicAuthToken())) {
+        List.of(
+            cfg.loki().authToken(),
+            java.util.Optional.ofNullable(cfg.service().telemetry().basicAuthToken())
+                .filter(t -> !t.isEmpty())
+                .map(io.sf2loki.app.config.Secret::new))) {
       if (secret.isPresent() && !secret.get().reveal().isEmpty()) {
         one = one.replace(secret.get().reveal(), "***");
       }

@@ -67,7 +67,7 @@ public final class Components {
 
   /** {@code sink.loki} → the sink settings the daemon pushes with. */
   public static LokiSinkSettings sink(Sf2lokiConfig cfg) {
-    return SettingsMapper.sink(cfg.sink().loki(), Version.get());
+    return cfg.loki().push().withVersion(Version.get());
   }
 
   /**
@@ -76,8 +76,7 @@ public final class Components {
    */
   public static io.sf2loki.salesforce.elf.EventLogFileSettings eventLogFile(
       Sf2lokiConfig cfg, OrgConfig org) {
-    return SettingsMapper.eventLogFile(
-        org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), true);
+    return org.sources().eventlogfile().settings().withFinite(true);
   }
 
   /**
@@ -94,12 +93,21 @@ public final class Components {
 
   /** {@code service.telemetry} → the telemetry settings. */
   public static TelemetrySettings telemetry(Sf2lokiConfig cfg) {
-    return SettingsMapper.telemetry(cfg);
+    return cfg.service().telemetry();
   }
 
-  /** The labels every entry of this org carries (static labels, org, environment). */
+  /**
+   * Static labels of a single-org deployment (PIPE-4): {@code job}, {@code service_name}, {@code
+   * environment}, {@code sf_org_id}, then {@code sink.loki.labels} (operator wins).
+   */
   public static Map<String, String> staticLabels(Sf2lokiConfig cfg, OrgConfig org, String orgId) {
-    return SettingsMapper.staticLabels(cfg, org, orgId);
+    Map<String, String> labels = new java.util.LinkedHashMap<>();
+    labels.put("job", "sf2loki");
+    labels.put("service_name", "sf2loki");
+    labels.put("environment", org.salesforce().environment());
+    labels.put("sf_org_id", orgId);
+    labels.putAll(cfg.loki().labels());
+    return labels;
   }
 
   /**

@@ -95,7 +95,7 @@ public final class Daemon {
   public static void checkBuildable(Sf2lokiConfig cfg) {
     BuildSupport.check(cfg);
     // SINK-18: load the push codec now, so a noexec temp dir shows at --check, not the first push
-    io.sf2loki.loki.encode.SnappyCodec.load(cfg.sink().loki().snappyTempdir());
+    io.sf2loki.loki.encode.SnappyCodec.load(cfg.loki().snappyTempdir());
     StateStores.check(cfg.state());
     java.nio.file.Path statePath = cfg.state().file().path();
     if (cfg.state().store() == io.sf2loki.app.config.StateConfig.Store.FILE
@@ -107,20 +107,12 @@ public final class Daemon {
               + statePath.resolve("state.json")
               + ")");
     }
-    SettingsMapper.sink(cfg.sink().loki(), Version.get());
-    SettingsMapper.telemetry(cfg);
     for (OrgConfig org : cfg.orgs()) {
       SourceOverlap.check(org); // SRC-23
-      var auth = SettingsMapper.auth(org.salesforce());
+      var auth = org.salesforce().auth();
       if (auth.privateKeyPem() != null) {
         io.sf2loki.salesforce.auth.PemKeys.parseRsaPrivateKey(auth.privateKeyPem());
       }
-      SettingsMapper.eventLogFile(
-          org.sources().eventlogfile(), cfg.sink().loki().structuredMetadataFields(), false);
-      SettingsMapper.apexLog(
-          org.sources().apexlog(), cfg.sink().loki().structuredMetadataFields(), false);
-      SettingsMapper.eventLogObjects(
-          org.sources().eventlogObjects(), cfg.sink().loki().structuredMetadataFields(), false);
     }
   }
 
@@ -178,7 +170,7 @@ public final class Daemon {
 
   private int runInternal(StopSignal processStop, Deque<AutoCloseable> closers) {
     String version = Version.get();
-    TelemetrySettings ts = SettingsMapper.telemetry(cfg);
+    TelemetrySettings ts = cfg.service().telemetry();
     Telemetry telemetry =
         Telemetry.create(ts, options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
     Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
@@ -283,12 +275,12 @@ public final class Daemon {
     }
     log.atInfo()
         .addKeyValue("org_id", orgId)
-        .addKeyValue("environment", org.org.salesforce().environment().yaml())
+        .addKeyValue("environment", org.org.salesforce().environment())
         .log("authenticated to salesforce org");
 
     CpuPool cpu = new CpuPool();
     closers.push(cpu);
-    LokiSinkSettings sinkSettings = SettingsMapper.sink(cfg.sink().loki(), version);
+    LokiSinkSettings sinkSettings = cfg.loki().push().withVersion(version);
     Sink sink =
         options
             .sinkDecorator()
@@ -302,39 +294,22 @@ public final class Daemon {
                     options.time().wall()));
     closers.push(sink);
     EntryLimiter limiter =
-        new EntryLimiter(
-            (int) Math.min(Integer.MAX_VALUE, cfg.sink().loki().batch().maxLineBytes()), m);
-    Map<String, String> staticLabels = SettingsMapper.staticLabels(cfg, org.org, orgId);
+        new EntryLimiter((int) Math.min(Integer.MAX_VALUE, cfg.loki().maxLineBytes()), m);
+    Map<String, String> staticLabels = Components.staticLabels(cfg, org.org, orgId);
     CommitGauges gauges = new CommitGauges(m, options.time().wall());
     EventLogFileSettings elfSettings =
-        SettingsMapper.eventLogFile(
-            org.org.sources().eventlogfile(),
-            cfg.sink().loki().structuredMetadataFields(),
-            options.finite());
+        org.org.sources().eventlogfile().settings().withFinite(options.finite());
     boolean elfEnabled = org.org.sources().eventlogfile().enabled();
     EventLogObjectsSettings objSettings =
-        SettingsMapper.eventLogObjects(
-            org.org.sources().eventlogObjects(),
-            cfg.sink().loki().structuredMetadataFields(),
-            options.finite());
+        org.org.sources().eventlogObjects().settings().withFinite(options.finite());
     boolean objEnabled =
         org.org.sources().eventlogObjects().enabled() && !objSettings.objects().isEmpty();
     ApexLogSettings apexSettings =
-        SettingsMapper.apexLog(
-            org.org.sources().apexlog(),
-            cfg.sink().loki().structuredMetadataFields(),
-            options.finite());
+        org.org.sources().apexlog().settings().withFinite(options.finite());
     boolean apexEnabled = org.org.sources().apexlog().enabled();
     PubSubWiring pubsub = null;
     if (org.org.sources().pubsub().enabled() && !org.org.sources().pubsub().topics().isEmpty()) {
-      pubsub =
-          new PubSubWiring(
-              org,
-              cfg.sink().loki().structuredMetadataFields(),
-              m,
-              undecodableTopics,
-              watched,
-              watch);
+      pubsub = new PubSubWiring(org, m, undecodableTopics, watched, watch);
       closers.push(pubsub);
     }
     PubSubWiring pubsubWiring = pubsub;
@@ -404,7 +379,7 @@ public final class Daemon {
                       r.reportTo(board);
                     }
                   });
-              EgressSettings egress = SettingsMapper.egress(cfg.sink().loki());
+              EgressSettings egress = cfg.loki().egress();
               EgressGovernor governor =
                   new EgressGovernor(
                       egress,
@@ -414,7 +389,7 @@ public final class Daemon {
                           ? store.load(EgressGovernor.BUDGET_KEY)
                           : java.util.Optional.empty());
               return new Pipeline(
-                  SettingsMapper.pipeline(cfg, staticLabels),
+                  cfg.pipeline().withStaticLabels(staticLabels),
                   sources,
                   sink,
                   store,
@@ -556,20 +531,22 @@ public final class Daemon {
         .addKeyValue(
             "eventlog_objects",
             org.sources().eventlogObjects().enabled()
-                ? org.sources().eventlogObjects().objects().size()
+                ? org.sources().eventlogObjects().settings().objects().size()
                 : 0)
         .addKeyValue(
             "eventlogfile_event_types",
             org.sources().eventlogfile().enabled()
-                ? org.sources().eventlogfile().eventTypes().stream().map(t -> t.name()).toList()
+                ? org.sources().eventlogfile().settings().eventTypes().stream()
+                    .map(t -> t.name())
+                    .toList()
                 : List.of())
-        .addKeyValue("sink", UrlScrubber.scrub(cfg.sink().loki().url()))
+        .addKeyValue("sink", UrlScrubber.scrub(cfg.loki().url()))
         .addKeyValue("org_limit_metrics", org.salesforce().limits().enabled())
         .addKeyValue("log_level", cfg.service().logLevel().yaml())
         .addKeyValue("health_addr", cfg.service().healthAddr())
         .addKeyValue(
             "snappy_codec",
-            io.sf2loki.loki.encode.SnappyCodec.load(cfg.sink().loki().snappyTempdir())
+            io.sf2loki.loki.encode.SnappyCodec.load(cfg.loki().snappyTempdir())
                 .name()
                 .toLowerCase(java.util.Locale.ROOT))
         .log("sf2loki starting");

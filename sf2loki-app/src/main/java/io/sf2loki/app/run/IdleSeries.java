@@ -2,8 +2,6 @@ package io.sf2loki.app.run;
 
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.LongCounter;
-import io.sf2loki.app.config.EventTypeConfig;
-import io.sf2loki.app.config.ObjectConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.SourcesConfig;
@@ -11,7 +9,9 @@ import io.sf2loki.app.config.TransformRule;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.salesforce.apexlog.ApexLogSource;
+import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.objects.EventLogObjectSource;
+import io.sf2loki.salesforce.objects.ObjectSettings;
 import io.sf2loki.salesforce.pubsub.PubSubTopics;
 import io.sf2loki.salesforce.pubsub.TopicReader;
 import java.util.ArrayList;
@@ -113,15 +113,17 @@ final class IdleSeries {
     if (src.pubsub().enabled() && !src.pubsub().topics().isEmpty()) {
       pubsub(src.pubsub().explicitTopics(), src.pubsub().transforms());
     }
-    if (src.eventlogObjects().enabled() && !src.eventlogObjects().objects().isEmpty()) {
+    if (src.eventlogObjects().enabled() && !src.eventlogObjects().settings().objects().isEmpty()) {
       List<String> names = new ArrayList<>();
-      src.eventlogObjects().objects().stream().map(ObjectConfig::name).forEach(names::add);
+      src.eventlogObjects().settings().objects().stream()
+          .map(ObjectSettings::name)
+          .forEach(names::add);
       objects(names, src.eventlogObjects().transforms());
     }
     if (src.eventlogfile().enabled()) {
       eventLogFile(
-          src.eventlogfile().eventTypes().stream()
-              .map(EventTypeConfig::name)
+          src.eventlogfile().settings().eventTypes().stream()
+              .map(EventTypeSettings::name)
               .filter(n -> !n.contains("*"))
               .toList(),
           src.eventlogfile().transforms());

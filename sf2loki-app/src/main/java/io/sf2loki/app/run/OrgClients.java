@@ -37,7 +37,7 @@ final class OrgClients implements AutoCloseable {
   OrgClients(OrgConfig org, Sf2lokiMetrics metrics, TimeSource time, SpoolDirectory spool) {
     this.org = org;
     this.http = SalesforceHttpClients.create(RestSettings.DEFAULT_CONNECT_TIMEOUT, httpExecutor);
-    this.tokens = new TokenProvider(SettingsMapper.auth(org.salesforce()), http, metrics, time);
+    this.tokens = new TokenProvider(org.salesforce().auth(), http, metrics, time);
     this.orgIds = new OrgIdResolver(org.salesforce().orgId().orElse(null), tokens, http, time);
     this.rest =
         new HttpSalesforceRest(tokens, org.salesforce().apiVersion(), http, metrics, time, spool);

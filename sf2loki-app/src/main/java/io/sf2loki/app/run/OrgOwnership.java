@@ -1,9 +1,9 @@
 package io.sf2loki.app.run;
 
-import io.sf2loki.app.config.ObjectConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.SourcesConfig;
 import io.sf2loki.core.overlap.OverlapGuard;
+import io.sf2loki.salesforce.objects.ObjectSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSource;
 import java.time.Duration;
 import java.util.HashSet;
@@ -45,17 +45,18 @@ final class OrgOwnership implements PubSubSource.TopicOwnership {
     boolean topicWildcard = s.pubsub().enabled() && s.pubsub().topics().contains("*");
     boolean elfWildcard =
         s.eventlogfile().enabled()
-            && s.eventlogfile().eventTypes().stream().anyMatch(t -> t.name().equals("*"));
+            && s.eventlogfile().settings().eventTypes().stream()
+                .anyMatch(t -> t.name().equals("*"));
     if (s.pubsub().enabled()) {
       s.pubsub().explicitTopics().forEach(t -> explicitTopics.add(OverlapGuard.ofTopic(t)));
     }
     if (s.eventlogObjects().enabled()) {
-      s.eventlogObjects().objects().stream()
-          .map(ObjectConfig::name)
+      s.eventlogObjects().settings().objects().stream()
+          .map(ObjectSettings::name)
           .forEach(o -> objects.add(OverlapGuard.ofObject(o)));
     }
     if (s.eventlogfile().enabled()) {
-      s.eventlogfile().eventTypes().stream()
+      s.eventlogfile().settings().eventTypes().stream()
           .map(t -> t.name())
           .filter(n -> !n.equals("*"))
           .forEach(n -> explicitElfTypes.add(OverlapGuard.ofElfType(n)));

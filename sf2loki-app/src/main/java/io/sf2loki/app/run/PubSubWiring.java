@@ -19,7 +19,6 @@ import io.sf2loki.salesforce.pubsub.SchemaCache;
 import io.sf2loki.salesforce.pubsub.TopicReaders;
 import io.sf2loki.salesforce.pubsub.TopicRunner;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,12 +43,10 @@ final class PubSubWiring implements AutoCloseable {
 
   /**
    * @param org the org's process-lifetime Salesforce clients
-   * @param structuredMetadataFields {@code sink.loki.structured_metadata_fields}
    * @param watch FEAT-21: each topic reader registers as {@code topic <name>}
    */
   PubSubWiring(
       OrgClients org,
-      List<String> structuredMetadataFields,
       Sf2lokiMetrics metrics,
       UndecodableTopics undecodable,
       TimeSource time,
@@ -61,29 +58,14 @@ final class PubSubWiring implements AutoCloseable {
     this.time = time;
     this.commitTimes = new ReplayCommitTimes(time.wall());
     PubSubConfig ps = org.org.sources().pubsub();
-    this.channels =
-        new PubSubChannels(Map.of("", PubSubChannels.Settings.of(ps.endpoint(), ps.tls())));
+    this.channels = new PubSubChannels(Map.of("", ps.channel()));
     this.credentials = PubSubCredentials.of(org.tokens, org.orgIds);
-    this.readerSettings = readerSettings(ps, structuredMetadataFields);
+    this.readerSettings = ps.reader();
     this.schemas =
         new SchemaCache(
             new GrpcSchemaFetcher(
                 channels.channel(""), credentials, readerSettings.schemaDeadline()));
-    this.sourceSettings =
-        PubSubSourceSettings.of(
-            ps.topics(), ps.topicFilter(), ps.rediscoveryInterval(), ps.bridgeMaxBytes());
-  }
-
-  /**
-   * {@code sources.pubsub} → the reader settings (PS-3, PS-13, XF-9); other values SPEC defaults.
-   */
-  static PubSubReaderSettings readerSettings(PubSubConfig ps, List<String> metadataFields) {
-    return PubSubReaderSettings.defaults(metadataFields)
-        .withNumRequested(ps.defaultNumRequested())
-        .withPresets(
-            com.salesforce.eventbus.protobuf.ReplayPreset.valueOf(ps.replayPreset().name()),
-            com.salesforce.eventbus.protobuf.ReplayPreset.valueOf(ps.onInvalidReplay().name()))
-        .withSampleRates(ps.sampleRates());
+    this.sourceSettings = ps.source();
   }
 
   /**

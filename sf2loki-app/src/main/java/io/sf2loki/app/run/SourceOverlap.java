@@ -1,10 +1,10 @@
 package io.sf2loki.app.run;
 
 import io.sf2loki.app.config.ConfigException;
-import io.sf2loki.app.config.ObjectConfig;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.SourcesConfig;
 import io.sf2loki.core.overlap.OverlapGuard;
+import io.sf2loki.salesforce.objects.ObjectSettings;
 import java.util.List;
 
 /** Applies the overlap guard (SPEC SRC-22…SRC-24) to one org's configured sources. */
@@ -19,13 +19,13 @@ final class SourceOverlap {
 
   private static List<String> objects(SourcesConfig s) {
     return s.eventlogObjects().enabled()
-        ? s.eventlogObjects().objects().stream().map(ObjectConfig::name).toList()
+        ? s.eventlogObjects().settings().objects().stream().map(ObjectSettings::name).toList()
         : List.of();
   }
 
   private static List<String> elfTypes(SourcesConfig s) {
     return s.eventlogfile().enabled()
-        ? s.eventlogfile().eventTypes().stream()
+        ? s.eventlogfile().settings().eventTypes().stream()
             .map(t -> t.name())
             .filter(n -> !n.equals("*"))
             .toList()

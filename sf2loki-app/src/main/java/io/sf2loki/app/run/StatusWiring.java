@@ -93,10 +93,12 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
           .map(Secret::reveal)
           .forEach(out::add);
     }
-    cfg.sink().loki().authToken().map(Secret::reveal).ifPresent(out::add);
-    cfg.service().telemetry().basicAuthToken().map(Secret::reveal).ifPresent(out::add);
+    cfg.loki().authToken().map(Secret::reveal).ifPresent(out::add);
+    java.util.Optional.ofNullable(cfg.service().telemetry().basicAuthToken())
+        .filter(t -> !t.isEmpty())
+        .ifPresent(out::add);
     try {
-      String userInfo = URI.create(cfg.sink().loki().url()).getRawUserInfo();
+      String userInfo = URI.create(cfg.loki().url()).getRawUserInfo();
       if (userInfo != null) {
         out.add(userInfo);
         int colon = userInfo.indexOf(':');
@@ -173,11 +175,13 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
       }
       if (s.eventlogfile().enabled()) {
         s.eventlogfile()
+            .settings()
             .eventTypes()
             .forEach(t -> keys.add(new Key("eventlogfile:" + t.name(), "last_created")));
       }
       if (s.eventlogObjects().enabled()) {
         s.eventlogObjects()
+            .settings()
             .objects()
             .forEach(o -> keys.add(new Key("eventlog_objects:" + o.name(), "last_ts")));
       }

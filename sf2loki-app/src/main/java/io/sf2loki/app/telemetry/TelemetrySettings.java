@@ -1,6 +1,8 @@
 package io.sf2loki.app.telemetry;
 
+import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -30,9 +32,44 @@ public record TelemetrySettings(
     Duration exportInterval,
     Map<String, String> resourceAttributes,
     boolean prometheusEnabled) {
+  /** Definition of the {@code enabled} key (SPEC §1.3). */
+  public static final Setting ENABLED =
+      Setting.bool("enabled", false, "Export metrics over OTLP/HTTP.", "OBS-1");
 
-  /** SPEC default of {@code telemetry.export_interval}. */
-  public static final Duration DEFAULT_EXPORT_INTERVAL = Duration.ofSeconds(60);
+  /** Definition of the {@code endpoint} key (SPEC §1.3). */
+  public static final Setting ENDPOINT =
+      Setting.string("endpoint", "", "Full OTLP/HTTP metrics URL.", "CFG-9");
+
+  /** Definition of the {@code auth} key (SPEC §1.3). */
+  public static final Setting AUTH =
+      Setting.choice(
+          "auth", "basic", List.of("basic", "none"), "Exporter authentication.", "CFG-9");
+
+  /** Definition of the {@code basic_auth_user} key (SPEC §1.3). */
+  public static final Setting BASIC_AUTH_USER =
+      Setting.string("basic_auth_user", "", "Basic user; empty = sink.loki.tenant_id.", "CFG-9")
+          .defaultText("sink.loki.tenant_id");
+
+  /** Definition of the {@code basic_auth_token} key (SPEC §1.3). */
+  public static final Setting BASIC_AUTH_TOKEN =
+      Setting.secret("basic_auth_token", "Basic token; absent = sink.loki.auth_token.", "CFG-9");
+
+  /** Definition of the {@code headers} key (SPEC §1.3). */
+  public static final Setting HEADERS =
+      Setting.map("headers", "Extra headers (override computed).", "CFG-9");
+
+  /** Definition of the {@code export_interval} key (SPEC §1.3). */
+  public static final Setting EXPORT_INTERVAL =
+      Setting.duration("export_interval", Duration.ofSeconds(60), "Time between exports.", "OBS-1")
+          .greaterThan(0);
+
+  /** Definition of the {@code resource_attributes} key (SPEC §1.3). */
+  public static final Setting RESOURCE_ATTRIBUTES =
+      Setting.map("resource_attributes", "Merged over service.name=sf2loki.", "OBS-1");
+
+  /** Definition of the {@code enabled} key (SPEC §1.3). */
+  public static final Setting PROMETHEUS_ENABLED =
+      Setting.bool("enabled", false, "Serve Prometheus text on /metrics.", "FEAT-15");
 
   /** {@code telemetry.auth}. */
   public enum Auth {
@@ -65,7 +102,15 @@ public record TelemetrySettings(
   /** Metrics recorded in-process only: no OTLP push, no {@code /metrics}. */
   public static TelemetrySettings disabled() {
     return new TelemetrySettings(
-        false, "", Auth.NONE, "", null, Map.of(), DEFAULT_EXPORT_INTERVAL, Map.of(), false);
+        false,
+        "",
+        Auth.NONE,
+        "",
+        null,
+        Map.of(),
+        EXPORT_INTERVAL.durationDefault(),
+        Map.of(),
+        false);
   }
 
   /** A copy with the Prometheus endpoint switched on or off. */

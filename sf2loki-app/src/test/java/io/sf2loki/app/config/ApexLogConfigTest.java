@@ -36,7 +36,7 @@ class ApexLogConfigTest {
   @DisplayName("CFG-10: valid usernames load unchanged")
   void validUsernames() {
     Sf2lokiConfig cfg = load(dir, apex("[a.b+c@x.example.com, 'd_e-f%g@x.com']"));
-    assertThat(cfg.orgs().getFirst().sources().apexlog().users())
+    assertThat(cfg.orgs().getFirst().sources().apexlog().settings().users())
         .containsExactly("a.b+c@x.example.com", "d_e-f%g@x.com");
   }
 }

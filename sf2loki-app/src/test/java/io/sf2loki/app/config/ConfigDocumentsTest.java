@@ -156,8 +156,7 @@ class ConfigDocumentsTest {
         ConfigExample.render()
             .replace("private_key_file: /etc/sf2loki/secrets/private_key", "private_key: x");
     Sf2lokiConfig cfg = ConfigTestSupport.load(dir, yaml);
-    assertThat((long) cfg.sink().loki().batch().maxEntries())
-        .isEqualTo(SinkKeys.MAX_ENTRIES.longDefault());
+    assertThat((long) cfg.pipeline().maxEntries()).isEqualTo(SinkKeys.MAX_ENTRIES.longDefault());
     assertThat(cfg.orgs().get(0).sources().pubsub().topics())
         .containsExactly("/event/LoginEventStream");
   }

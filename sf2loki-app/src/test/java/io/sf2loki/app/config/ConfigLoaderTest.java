@@ -6,15 +6,23 @@ import static io.sf2loki.app.config.ConfigTestSupport.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sf2loki.app.config.LokiConfig.Compression;
-import io.sf2loki.app.config.SalesforceConfig.AuthMode;
-import io.sf2loki.app.config.SalesforceConfig.Environment;
+import com.salesforce.eventbus.protobuf.ReplayPreset;
+import io.sf2loki.app.telemetry.TelemetrySettings;
+import io.sf2loki.core.egress.BudgetAction;
+import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.loki.Compression;
+import io.sf2loki.loki.LokiSinkSettings;
+import io.sf2loki.loki.MetadataMode;
+import io.sf2loki.salesforce.auth.AuthMode;
+import io.sf2loki.salesforce.elf.EventLogFileSettings;
+import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
+import io.sf2loki.salesforce.objects.ObjectSettings;
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +50,7 @@ class ConfigLoaderTest {
     assertThat(org.name()).isEmpty();
     assertThat(org.keyPrefix()).isEmpty();
     SalesforceConfig sf = org.salesforce();
-    assertThat(sf.environment()).isEqualTo(Environment.SANDBOX);
+    assertThat(sf.environment()).isEqualTo("sandbox");
     assertThat(sf.loginUrl()).isEqualTo("https://test.salesforce.com");
     assertThat(sf.authMode()).isEqualTo(AuthMode.JWT_BEARER);
     assertThat(sf.privateKey().orElseThrow().reveal()).isEqualTo("PEM");
@@ -54,24 +62,25 @@ class ConfigLoaderTest {
     assertThat(sf.jwtAudience()).isEmpty();
 
     PubSubConfig ps = org.sources().pubsub();
-    assertThat(ps.tls()).isTrue();
-    assertThat(ps.defaultNumRequested()).isEqualTo(50);
+    assertThat(ps.channel().tls()).isTrue();
+    assertThat(ps.reader().numRequested()).isEqualTo(50);
     assertThat(ps.topics()).containsExactly("/event/LoginEventStream", "*");
-    assertThat(ps.rediscoveryInterval()).isEqualTo(Duration.ofHours(1));
+    assertThat(ps.source().rediscoveryInterval()).isEqualTo(Duration.ofHours(1));
     assertThat(ps.sample())
         .containsExactly(Map.entry("/event/LoginEventStream", 0.5), Map.entry("*", 1.0));
-    assertThat(ps.onInvalidReplay()).isEqualTo(PubSubConfig.InvalidReplayPreset.EARLIEST);
-    assertThat(ps.bridgeMaxBytes()).isZero();
+    assertThat(ps.reader().sampleRates().applyAsDouble("/event/LoginEventStream")).isEqualTo(0.5);
+    assertThat(ps.reader().onInvalidReplay()).isEqualTo(ReplayPreset.EARLIEST);
+    assertThat(ps.source().bridgeMaxBytes()).isZero();
 
-    EventLogObjectsConfig elo = org.sources().eventlogObjects();
+    SourceConfig<EventLogObjectsSettings> elo = org.sources().eventlogObjects();
     assertThat(elo.enabled()).isTrue();
-    assertThat(elo.objects().get(0).pollInterval()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(elo.objects().get(0).lookback()).isEqualTo(Duration.ofDays(1));
-    assertThat(elo.objects().get(0).maxCatchupRecords()).isEqualTo(200_000);
-    ObjectConfig api = elo.objects().get(1);
+    assertThat(elo.settings().objects().get(0).pollInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(elo.settings().objects().get(0).lookback()).isEqualTo(Duration.ofDays(1));
+    assertThat(elo.settings().objects().get(0).maxCatchupRecords()).isEqualTo(200_000);
+    ObjectSettings api = elo.settings().objects().get(1);
     assertThat(api)
         .isEqualTo(
-            new ObjectConfig(
+            new ObjectSettings(
                 "ApiEvent",
                 "EventDate",
                 Duration.ofMinutes(5),
@@ -82,33 +91,34 @@ class ConfigLoaderTest {
                 20_000,
                 67_108_864,
                 "EventIdentifier",
-                RevisitConfig.DEFAULTS));
+                RevisitSettings.DEFAULTS));
     assertThat(elo.transforms().get(0).match()).containsEntry("Status", "Fail*");
 
-    EventLogFileConfig elf = org.sources().eventlogfile();
-    assertThat(elf.interval()).isEqualTo(EventLogFileConfig.Interval.DAILY);
+    SourceConfig<EventLogFileSettings> elfSource = org.sources().eventlogfile();
+    EventLogFileSettings elf = elfSource.settings();
+    assertThat(elf.interval()).isEqualTo(EventLogFileSettings.Interval.Daily);
     assertThat(elf.eventTypes().get(0))
-        .isEqualTo(new EventTypeConfig("Login", Optional.empty(), List.of(), 1.0));
-    assertThat(elf.eventTypes().get(1).structuredMetadataFields()).contains(List.of());
+        .isEqualTo(new EventLogFileSettings.EventTypeSettings("Login", null, List.of(), 1.0));
+    assertThat(elf.eventTypes().get(1).structuredMetadataFields()).isEqualTo(List.of());
     assertThat(elf.eventTypes().get(1).labels()).containsExactly("API_TYPE");
     assertThat(elf.pollInterval()).isEqualTo(Duration.ofMinutes(30));
     assertThat(elf.settleWindow()).isEqualTo(Duration.ZERO); // CFG-18: Daily default
-    assertThat(elf.transforms().get(0).metricName(0)).isEqualTo("strip-ids");
-    assertThat(org.sources().apexlog().pollInterval()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(org.sources().apexlog().maxBodyBytes()).isEqualTo(5_242_880);
+    assertThat(elfSource.transforms().get(0).metricName(0)).isEqualTo("strip-ids");
+    assertThat(org.sources().apexlog().settings().pollInterval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(org.sources().apexlog().settings().maxBodyBytes()).isEqualTo(5_242_880);
 
-    LokiConfig loki = cfg.sink().loki();
+    LokiConfig loki = cfg.loki();
     assertThat(loki.authToken().orElseThrow().reveal()).isEqualTo("tok");
     assertThat(loki.tenantId()).contains("tenant-1");
     assertThat(loki.effectiveCompression()).isEqualTo(Compression.SNAPPY);
     assertThat(loki.labels())
         .containsExactly(Map.entry("job", "sf2loki"), Map.entry("environment", "prod"));
-    assertThat(loki.batch().flushInterval()).isEqualTo(Duration.ofMillis(500));
-    assertThat(loki.batch().maxLineBytes()).isZero();
+    assertThat(cfg.pipeline().flushInterval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(loki.maxLineBytes()).isZero();
     assertThat(loki.egress().maxLinesPerSecond()).isEqualTo(100.5);
-    assertThat(loki.egress().budgetAction()).isEqualTo(LokiConfig.BudgetAction.DROP);
-    assertThat(loki.structuredMetadata()).isEqualTo(LokiConfig.StructuredMetadataMode.AUTO);
-    assertThat(loki.lateEntries()).isEqualTo(LokiConfig.LateEntries.RESTAMP);
+    assertThat(loki.egress().budgetAction()).isEqualTo(BudgetAction.DROP);
+    assertThat(loki.push().structuredMetadata()).isEqualTo(MetadataMode.AUTO);
+    assertThat(loki.push().lateEntries()).isEqualTo(LokiSinkSettings.LateEntries.RESTAMP);
 
     assertThat(cfg.state().file().path()).isEqualTo(Path.of("/tmp/sf2loki/state.json"));
     assertThat(cfg.state().minWriteInterval()).isZero();
@@ -117,11 +127,11 @@ class ConfigLoaderTest {
     assertThat(cfg.service().logLevel()).isEqualTo(ServiceConfig.LogLevel.WARNING);
     assertThat(cfg.service().logFormat()).isEqualTo(ServiceConfig.LogFormat.LOGFMT);
     assertThat(cfg.service().unreadyAfterSinkFailing()).isZero();
-    ServiceConfig.Telemetry tel = cfg.service().telemetry();
+    TelemetrySettings tel = cfg.service().telemetry();
     assertThat(tel.basicAuthUser()).isEqualTo("tenant-1"); // CFG-9 fallback
-    assertThat(tel.basicAuthToken().orElseThrow().reveal()).isEqualTo("tok");
+    assertThat(tel.basicAuthToken()).isEqualTo("tok");
     assertThat(tel.exportInterval()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(tel.prometheus().enabled()).isFalse();
+    assertThat(tel.prometheusEnabled()).isFalse();
     // the 1.x sample sends the Loki token to its OTLP host: the one OBS-30 warning
     assertThat(cfg.warnings()).singleElement().asString().contains("OBS-30");
   }
@@ -136,15 +146,15 @@ class ConfigLoaderTest {
     PubSubConfig ps = cfg.orgs().get(0).sources().pubsub();
     assertThat(ps.enabled()).isTrue();
     assertThat(ps.include()).containsExactly("*");
-    assertThat(ps.endpoint()).isEqualTo("api.pubsub.salesforce.com:7443");
-    assertThat(ps.replayPreset()).isEqualTo(PubSubConfig.ReplayPreset.CUSTOM);
-    assertThat(cfg.orgs().get(0).sources().eventlogfile().settleWindow())
+    assertThat(ps.channel().endpoint()).isEqualTo("api.pubsub.salesforce.com:7443");
+    assertThat(ps.reader().replayPreset()).isEqualTo(ReplayPreset.CUSTOM);
+    assertThat(cfg.orgs().get(0).sources().eventlogfile().settings().settleWindow())
         .isEqualTo(Duration.ofMinutes(5)); // CFG-18 Hourly
-    LokiConfig.Batch b = cfg.sink().loki().batch();
-    assertThat(b)
-        .isEqualTo(
-            new LokiConfig.Batch(
-                1000, 1_048_576, Duration.ofSeconds(1), 262_144, 10_000, 268_435_456));
+    PipelineSettings b = cfg.pipeline();
+    assertThat(List.of(b.maxEntries(), b.maxBytes(), b.flushInterval()))
+        .containsExactly(1000, 1_048_576L, Duration.ofSeconds(1));
+    assertThat(cfg.loki().maxLineBytes()).isEqualTo(262_144);
+    assertThat(List.of(b.queueMaxSize(), b.queueMaxBytes())).containsExactly(10_000, 268_435_456L);
     assertThat(cfg.state().store()).isEqualTo(StateConfig.Store.FILE);
     assertThat(cfg.state().file().path()).isEqualTo(Path.of("/var/lib/sf2loki/state.json"));
     assertThat(cfg.state().s3().key()).isEqualTo("sf2loki/state.json");
@@ -153,8 +163,8 @@ class ConfigLoaderTest {
     assertThat(cfg.service().healthAddr()).isEqualTo(":8080");
     assertThat(cfg.service().shutdownGrace()).isEqualTo(Duration.ofSeconds(25));
     assertThat(cfg.service().unreadyAfterSinkFailing()).isEqualTo(Duration.ofMinutes(15));
-    assertThat(cfg.service().telemetry().enabled()).isFalse();
-    assertThat(cfg.service().telemetry().auth()).isEqualTo(ServiceConfig.TelemetryAuth.BASIC);
+    assertThat(cfg.service().telemetry().otlpEnabled()).isFalse();
+    assertThat(cfg.service().telemetry().auth()).isEqualTo(TelemetrySettings.Auth.BASIC);
   }
 
   @Test
@@ -164,7 +174,7 @@ class ConfigLoaderTest {
         MINIMAL.replace("  pubsub:", "  eventlogfile: {settle_window: 0s}\n  pubsub:")
             + "state:\n  store: s3\n  s3: {bucket: b}\n";
     Sf2lokiConfig cfg = load(dir, yaml);
-    assertThat(cfg.orgs().get(0).sources().eventlogfile().settleWindow()).isZero();
+    assertThat(cfg.orgs().get(0).sources().eventlogfile().settings().settleWindow()).isZero();
     assertThat(cfg.state().minWriteInterval()).isEqualTo(Duration.ofSeconds(1));
   }
 
@@ -228,8 +238,8 @@ class ConfigLoaderTest {
                 "SF2LOKI_SINK__LOKI__URL", "https://other/loki/api/v1/push",
                 "sf2loki_sink__loki__batch__max_entries", "250",
                 "SF2LOKI_UNRELATED", "ignored"));
-    assertThat(cfg.sink().loki().url()).isEqualTo("https://other/loki/api/v1/push");
-    assertThat(cfg.sink().loki().batch().maxEntries()).isEqualTo(250);
+    assertThat(cfg.loki().url()).isEqualTo("https://other/loki/api/v1/push");
+    assertThat(cfg.pipeline().maxEntries()).isEqualTo(250);
   }
 
   @Test
@@ -245,8 +255,8 @@ class ConfigLoaderTest {
                 "SF2LOKI_SOURCES__PUBSUB__TLS", "off"));
     PubSubConfig ps = cfg.orgs().get(0).sources().pubsub();
     assertThat(ps.topics()).containsExactly("/event/ApiEventStream", "${X}");
-    assertThat(ps.tls()).isFalse();
-    assertThat(cfg.sink().loki().labels()).containsExactly(Map.entry("job", "env-job"));
+    assertThat(ps.channel().tls()).isFalse();
+    assertThat(cfg.loki().labels()).containsExactly(Map.entry("job", "env-job"));
     assertThat(cfg.orgs().get(0).salesforce().clientId()).isEqualTo("cid"); // merged, not replaced
   }
 
@@ -324,7 +334,7 @@ class ConfigLoaderTest {
     for (String v : List.of("True", "FALSE", "yes", "No", "ON", "off", "'yes'")) {
       String yaml = MINIMAL + "service:\n  telemetry:\n    prometheus:\n      enabled: " + v + "\n";
       boolean expected = List.of("True", "yes", "ON", "'yes'").contains(v);
-      assertThat(load(dir, yaml).service().telemetry().prometheus().enabled())
+      assertThat(load(dir, yaml).service().telemetry().prometheusEnabled())
           .as(v)
           .isEqualTo(expected);
     }
@@ -391,7 +401,10 @@ class ConfigLoaderTest {
                 "sink:",
                 "  eventlogfile:\n    enabled: true\n    event_types: [Login, login,"
                     + " {name: API}]\nsink:"));
-    assertThat(cfg.orgs().getFirst().sources().eventlogfile().eventTypes()).hasSize(3);
+    // CFG-17: the repeated name is dropped when binding (the source reads each type once)
+    assertThat(cfg.orgs().getFirst().sources().eventlogfile().settings().eventTypes())
+        .extracting(EventLogFileSettings.EventTypeSettings::name)
+        .containsExactly("Login", "API");
     assertThat(cfg.warnings())
         .singleElement()
         .asString()
@@ -401,16 +414,36 @@ class ConfigLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "CFG-17: a repeated event type (any case) is ignored; the first entry's settings apply")
+  void cfg17_duplicateEventTypesIgnored() {
+    Sf2lokiConfig cfg =
+        load(
+            dir,
+            MINIMAL.replace(
+                "sink:",
+                "  eventlogfile:\n    enabled: true\n    event_types: [Login, {name: login,"
+                    + " sample: 0.5}, API]\nsink:"));
+    assertThat(cfg.orgs().getFirst().sources().eventlogfile().settings().eventTypes())
+        .extracting(
+            EventLogFileSettings.EventTypeSettings::name,
+            EventLogFileSettings.EventTypeSettings::sample)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("Login", 1.0),
+            org.assertj.core.groups.Tuple.tuple("API", 1.0));
+  }
+
+  @Test
   @DisplayName("CFG-23: protobuf with explicit gzip and json with explicit snappy warn")
   void compressionWarnings() {
     Sf2lokiConfig a = load(dir, MINIMAL.replace("url: http", "compression: gzip\n    url: http"));
-    assertThat(a.sink().loki().effectiveCompression()).isEqualTo(Compression.SNAPPY);
+    assertThat(a.loki().effectiveCompression()).isEqualTo(Compression.SNAPPY);
     assertThat(a.warnings()).singleElement().asString().contains("compression=gzip is ignored");
     Sf2lokiConfig b =
         load(
             dir,
             MINIMAL.replace("url: http", "encoding: json\n    compression: snappy\n    url: http"));
-    assertThat(b.sink().loki().effectiveCompression()).isEqualTo(Compression.NONE);
+    assertThat(b.loki().effectiveCompression()).isEqualTo(Compression.NONE);
     assertThat(b.warnings()).singleElement().asString().contains("uncompressed");
     Sf2lokiConfig c = load(dir, MINIMAL.replace("url: http", "encoding: json\n    url: http"));
     assertThat(c.warnings()).isEmpty();
@@ -418,7 +451,7 @@ class ConfigLoaderTest {
         load(
             dir,
             MINIMAL.replace("url: http", "encoding: json\n    compression: gzip\n    url: http"));
-    assertThat(d.sink().loki().effectiveCompression()).isEqualTo(Compression.GZIP);
+    assertThat(d.loki().effectiveCompression()).isEqualTo(Compression.GZIP);
   }
 
   @Test

@@ -161,7 +161,7 @@ class ConfigValidationTest {
     String none =
         MINIMAL
             + "service:\n  telemetry:\n    enabled: true\n    auth: none\n    endpoint: http://o/v1/metrics\n";
-    assertThat(load(dir, none).service().telemetry().enabled()).isTrue();
+    assertThat(load(dir, none).service().telemetry().otlpEnabled()).isTrue();
   }
 
   // ---- CFG-10 patterns ----
@@ -242,7 +242,7 @@ class ConfigValidationTest {
     String single =
         MINIMAL.replace(
             "url: http", "labels: {org: o, sf_org_id: s, environment: e}\n    url: http");
-    assertThat(load(dir, single).sink().loki().labels()).hasSize(3);
+    assertThat(load(dir, single).loki().labels()).hasSize(3);
   }
 
   @Test

@@ -77,7 +77,14 @@ class ObjectNameValidationTest {
   @ParameterizedTest
   @ValueSource(strings = {"big_object"})
   void validLoads(String key) {
-    assertThat(load(dir, cfg(key, "true")).orgs().getFirst().sources().eventlogObjects().objects())
+    assertThat(
+            load(dir, cfg(key, "true"))
+                .orgs()
+                .getFirst()
+                .sources()
+                .eventlogObjects()
+                .settings()
+                .objects())
         .hasSize(1);
   }
 }

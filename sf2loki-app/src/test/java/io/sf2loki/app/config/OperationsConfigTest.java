@@ -30,13 +30,9 @@ class OperationsConfigTest {
   @Test
   @DisplayName("CFG-34: snappy_tempdir must be an existing directory; absent by default")
   void cfg34SnappyTempdir() throws Exception {
-    assertThat(load(dir, MINIMAL).sink().loki().snappyTempdir()).isEmpty();
+    assertThat(load(dir, MINIMAL).loki().snappyTempdir()).isEmpty();
     Path sub = Files.createDirectory(dir.resolve("snappy"));
-    assertThat(
-            load(dir, withLoki("    snappy_tempdir: " + sub + "\n", ""))
-                .sink()
-                .loki()
-                .snappyTempdir())
+    assertThat(load(dir, withLoki("    snappy_tempdir: " + sub + "\n", "")).loki().snappyTempdir())
         .contains(sub);
     Path file = Files.writeString(dir.resolve("file"), "x");
     assertThatThrownBy(() -> load(dir, withLoki("    snappy_tempdir: " + file + "\n", "")))

@@ -5,6 +5,7 @@ import static io.sf2loki.app.config.ConfigTestSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -33,10 +34,10 @@ class RevisitConfigTest {
   void obj14_defaultsAndOff() {
     Sf2lokiConfig d = load(dir, cfg("", ""));
     var o = d.orgs().getFirst().sources();
-    assertThat(o.eventlogObjects().objects().getFirst().revisit())
-        .isEqualTo(RevisitConfig.DEFAULTS)
-        .isEqualTo(new RevisitConfig(Duration.ofMinutes(30), Duration.ofMinutes(5), 20_000));
-    assertThat(o.apexlog().revisit()).isEqualTo(RevisitConfig.DEFAULTS);
+    assertThat(o.eventlogObjects().settings().objects().getFirst().revisit())
+        .isEqualTo(RevisitSettings.DEFAULTS)
+        .isEqualTo(new RevisitSettings(Duration.ofMinutes(30), Duration.ofMinutes(5), 20_000));
+    assertThat(o.apexlog().settings().revisit()).isEqualTo(RevisitSettings.DEFAULTS);
 
     Sf2lokiConfig c =
         load(
@@ -45,9 +46,9 @@ class RevisitConfigTest {
                 "        revisit_window: 0\n",
                 "    revisit_window: 10m\n    revisit_interval: 30s\n    revisit_max_keys: 5\n"));
     o = c.orgs().getFirst().sources();
-    assertThat(o.eventlogObjects().objects().getFirst().revisit().window()).isZero();
-    assertThat(o.apexlog().revisit())
-        .isEqualTo(new RevisitConfig(Duration.ofMinutes(10), Duration.ofSeconds(30), 5));
+    assertThat(o.eventlogObjects().settings().objects().getFirst().revisit().window()).isZero();
+    assertThat(o.apexlog().settings().revisit())
+        .isEqualTo(new RevisitSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), 5));
   }
 
   @Test

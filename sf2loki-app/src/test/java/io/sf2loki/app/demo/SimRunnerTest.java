@@ -99,10 +99,10 @@ class SimRunnerTest {
     Files.writeString(cfgFile, text); // the whole stdout: banner lines are YAML comments
     Sf2lokiConfig cfg = new ConfigLoader().load(cfgFile, Map.of());
     var ps = cfg.orgs().getFirst().sources().pubsub();
-    assertThat(ps.tls()).isFalse();
+    assertThat(ps.channel().tls()).isFalse();
     assertThat(ps.topics()).contains("/event/LoginEventStream", "/data/AccountChangeEvent");
-    assertThat(ps.endpoint()).startsWith("127.0.0.1:");
-    assertThat(cfg.sink().loki().url().toString()).contains("/loki/api/v1/push");
+    assertThat(ps.channel().endpoint()).startsWith("127.0.0.1:");
+    assertThat(cfg.loki().url().toString()).contains("/loki/api/v1/push");
     assertThat(status).isNotDone();
     stop.stop();
     assertThat(status.get(10, TimeUnit.SECONDS)).isZero();

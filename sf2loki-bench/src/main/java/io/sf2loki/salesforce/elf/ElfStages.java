@@ -88,7 +88,7 @@ public final class ElfStages {
       this.shaper =
           new RowShaper(
               eventType,
-              EventLogFileSettings.DEFAULT_TIMESTAMP_COLUMN,
+              EventLogFileSettings.TIMESTAMP_COLUMN.stringDefault(),
               List.of(),
               1.0,
               metadataFields,

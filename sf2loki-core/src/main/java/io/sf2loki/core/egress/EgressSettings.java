@@ -1,5 +1,7 @@
 package io.sf2loki.core.egress;
 
+import io.sf2loki.core.settings.Setting;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,6 +18,28 @@ public record EgressSettings(
     double maxBytesPerSecond,
     long dailyByteBudget,
     BudgetAction budgetAction) {
+  /** Definition of the {@code max_lines_per_second} key (SPEC §1.3). */
+  public static final Setting MAX_LINES_PER_SECOND =
+      Setting.number("max_lines_per_second", 0, "Egress line rate cap; 0 = off.", "EGR-1")
+          .atLeast(0);
+
+  /** Definition of the {@code max_bytes_per_second} key (SPEC §1.3). */
+  public static final Setting MAX_BYTES_PER_SECOND =
+      Setting.number("max_bytes_per_second", 0, "Egress byte rate cap; 0 = off.", "EGR-1")
+          .atLeast(0);
+
+  /** Definition of the {@code daily_byte_budget} key (SPEC §1.3). */
+  public static final Setting DAILY_BYTE_BUDGET =
+      Setting.integer("daily_byte_budget", 0, "Bytes per UTC day; 0 = off.", "EGR-2").atLeast(0);
+
+  /** Definition of the {@code budget_action} key (SPEC §1.3). */
+  public static final Setting BUDGET_ACTION =
+      Setting.choice(
+          "budget_action",
+          "pause",
+          List.of("pause", "drop"),
+          "What happens when the daily budget is spent.",
+          "EGR-5");
 
   public EgressSettings {
     if (!(maxLinesPerSecond >= 0) || Double.isInfinite(maxLinesPerSecond)) {

@@ -1,5 +1,6 @@
 package io.sf2loki.core.pipeline;
 
+import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -31,6 +32,32 @@ public record PipelineSettings(
     Duration retryMax,
     Map<String, String> staticLabels,
     Duration minWriteInterval) {
+  /** Definition of the {@code max_entries} key (SPEC §1.3). */
+  public static final Setting MAX_ENTRIES =
+      Setting.integer("max_entries", 1000, "Entries per push.", "PIPE-5").atLeast(1);
+
+  /** Definition of the {@code max_bytes} key (SPEC §1.3). */
+  public static final Setting MAX_BYTES =
+      Setting.integer("max_bytes", 1_048_576L, "Bytes per push.", "PIPE-5").atLeast(1024);
+
+  /** Definition of the {@code flush_interval} key (SPEC §1.3). */
+  public static final Setting FLUSH_INTERVAL =
+      Setting.duration(
+              "flush_interval", Duration.ofSeconds(1), "Longest wait to fill a batch.", "PIPE-5")
+          .greaterThan(0);
+
+  /** Definition of the {@code queue_maxsize} key (SPEC §1.3). */
+  public static final Setting QUEUE_MAXSIZE =
+      Setting.integer("queue_maxsize", 10_000, "Entries per lane queue.", "PIPE-3").atLeast(100);
+
+  /** Definition of the {@code queue_max_bytes} key (SPEC §1.3). */
+  public static final Setting QUEUE_MAX_BYTES =
+      Setting.integer("queue_max_bytes", 268_435_456, "Bytes per lane queue; 0 disables.", "PIPE-3")
+          .atLeast(0);
+
+  /** Definition of the {@code shutdown_grace} key (SPEC §1.3). */
+  public static final Setting SHUTDOWN_GRACE =
+      Setting.duration("shutdown_grace", Duration.ofSeconds(25), "Drain time at stop.", "PIPE-13");
 
   public PipelineSettings {
     if (maxEntries < 1) {
@@ -50,15 +77,48 @@ public record PipelineSettings(
    */
   public static PipelineSettings defaults(Map<String, String> staticLabels) {
     return new PipelineSettings(
-        1000,
-        1_048_576,
-        Duration.ofSeconds(1),
-        10_000,
-        268_435_456L,
-        Duration.ofSeconds(25),
+        (int) MAX_ENTRIES.longDefault(),
+        MAX_BYTES.longDefault(),
+        FLUSH_INTERVAL.durationDefault(),
+        (int) QUEUE_MAXSIZE.longDefault(),
+        QUEUE_MAX_BYTES.longDefault(),
+        SHUTDOWN_GRACE.durationDefault(),
         Duration.ofSeconds(1),
         Duration.ofSeconds(30),
         staticLabels,
         Duration.ZERO);
+  }
+
+  /** A copy with the static labels of one org (PIPE-4). */
+  public PipelineSettings withStaticLabels(Map<String, String> labels) {
+    return new PipelineSettings(
+        maxEntries,
+        maxBytes,
+        flushInterval,
+        queueMaxSize,
+        queueMaxBytes,
+        shutdownGrace,
+        retryInitial,
+        retryMax,
+        labels,
+        minWriteInterval);
+  }
+
+  /**
+   * A copy with another shutdown grace (PIPE-13, {@code service.shutdown_grace}) and checkpoint
+   * write interval (PIPE-9, {@code state.min_write_interval}).
+   */
+  public PipelineSettings withTiming(Duration grace, Duration writeInterval) {
+    return new PipelineSettings(
+        maxEntries,
+        maxBytes,
+        flushInterval,
+        queueMaxSize,
+        queueMaxBytes,
+        grace,
+        retryInitial,
+        retryMax,
+        staticLabels,
+        writeInterval);
   }
 }

@@ -1,5 +1,6 @@
 package io.sf2loki.core.shape;
 
+import io.sf2loki.core.settings.Setting;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,6 +13,10 @@ import java.security.NoSuchAlgorithmException;
  * kept iff {@code bucket < rate × 10000} (so a rate ≤ 0 or NaN keeps nothing).
  */
 public final class Sampler {
+  /** Definition of the {@code sample} key (SPEC §1.3). */
+  public static final Setting RATE =
+      Setting.number("sample", 1.0, "Sampling rate in (0, 1].", "SRC-14").greaterThan(0).atMost(1);
+
   private Sampler() {}
 
   /**

@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.apexlog;
 
+import io.sf2loki.core.settings.Setting;
 import io.sf2loki.salesforce.revisit.RevisitSettings;
 import java.time.Duration;
 import java.util.List;
@@ -34,15 +35,23 @@ public record ApexLogSettings(
     List<String> structuredMetadataFields,
     boolean finite,
     RevisitSettings revisit) {
+  /** Definition of the {@code poll_interval} key (SPEC §1.3). */
+  public static final Setting POLL_INTERVAL =
+      Setting.duration("poll_interval", Duration.ofMinutes(1), "Time between polls.", "APX-1")
+          .greaterThan(0);
 
-  /** SPEC default of {@code apexlog.poll_interval}. */
-  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMinutes(1);
+  /** Definition of the {@code lookback} key (SPEC §1.3). */
+  public static final Setting LOOKBACK =
+      Setting.duration("lookback", Duration.ofHours(1), "First-run window.", "APX-2");
 
-  /** SPEC default of {@code apexlog.lookback}. */
-  public static final Duration DEFAULT_LOOKBACK = Duration.ofHours(1);
+  /** Definition of the {@code users} key (SPEC §1.3). */
+  public static final Setting USERS =
+      Setting.list("users", List.of(), "Exact usernames; empty = all logs.", "CFG-10");
 
-  /** SPEC default of {@code apexlog.max_body_bytes}: 5 MiB. */
-  public static final long DEFAULT_MAX_BODY_BYTES = 5_242_880L;
+  /** Definition of the {@code max_body_bytes} key (SPEC §1.3). */
+  public static final Setting MAX_BODY_BYTES =
+      Setting.integer("max_body_bytes", 5_242_880L, "Largest log body downloaded.", "APX-4")
+          .greaterThan(0);
 
   /**
    * @throws IllegalArgumentException when a value is outside its SPEC range or a username is empty
@@ -100,11 +109,11 @@ public record ApexLogSettings(
    */
   public static ApexLogSettings defaults(List<String> globalMetadataFields) {
     return new ApexLogSettings(
-        DEFAULT_POLL_INTERVAL,
-        DEFAULT_LOOKBACK,
+        POLL_INTERVAL.durationDefault(),
+        LOOKBACK.durationDefault(),
         List.of(),
-        DEFAULT_MAX_BODY_BYTES,
-        1.0,
+        MAX_BODY_BYTES.longDefault(),
+        io.sf2loki.core.shape.Sampler.RATE.doubleDefault(),
         globalMetadataFields,
         false);
   }

@@ -1,7 +1,9 @@
 package io.sf2loki.salesforce.auth;
 
+import io.sf2loki.core.settings.Setting;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,9 +35,59 @@ public record SalesforceAuthSettings(
     String privateKeyPem,
     String jwtAudience,
     Duration tokenTtl) {
+  /** Definition of the {@code login_url} key (SPEC §1.3). */
+  public static final Setting LOGIN_URL =
+      Setting.string("login_url", "", "OAuth host; empty = derived from environment.", "CFG-13")
+          .defaultText("derived from environment");
 
-  /** Default {@code token_ttl} (1 hour). */
-  public static final Duration DEFAULT_TOKEN_TTL = Duration.ofHours(1);
+  /** Definition of the {@code environment} key (SPEC §1.3). */
+  public static final Setting ENVIRONMENT =
+      Setting.choice(
+          "environment",
+          "production",
+          List.of("production", "sandbox"),
+          "Org kind; also the environment label.",
+          "CFG-13");
+
+  /** Definition of the {@code auth_mode} key (SPEC §1.3). */
+  public static final Setting AUTH_MODE =
+      Setting.choice(
+          "auth_mode",
+          "jwt_bearer",
+          List.of("jwt_bearer", "client_credentials"),
+          "OAuth flow.",
+          "AUTH-1");
+
+  /** Definition of the {@code client_id} key (SPEC §1.3). */
+  public static final Setting CLIENT_ID =
+      Setting.string("client_id", null, "Connected app consumer key.", "CFG-8")
+          .mandatory()
+          .example("3MVG9example.consumer.key");
+
+  /** Definition of the {@code client_secret} key (SPEC §1.3). */
+  public static final Setting CLIENT_SECRET =
+      Setting.secret(
+          "client_secret", "Consumer secret; required for client_credentials.", "CFG-7, CFG-8");
+
+  /** Definition of the {@code username} key (SPEC §1.3). */
+  public static final Setting USERNAME =
+      Setting.string(
+              "username", "", "Integration user (JWT sub); required for jwt_bearer.", "CFG-8")
+          .example("integration@example.com");
+
+  /** Definition of the {@code private_key} key (SPEC §1.3). */
+  public static final Setting PRIVATE_KEY =
+      Setting.secret("private_key", "PEM RSA private key; required for jwt_bearer.", "CFG-7, CFG-8")
+          .example("/etc/sf2loki/secrets/private_key");
+
+  /** Definition of the {@code jwt_audience} key (SPEC §1.3). */
+  public static final Setting JWT_AUDIENCE =
+      Setting.string("jwt_audience", "", "JWT aud; empty = derived from environment.", "AUTH-3");
+
+  /** Definition of the {@code token_ttl} key (SPEC §1.3). */
+  public static final Setting TOKEN_TTL =
+      Setting.duration("token_ttl", Duration.ofHours(1), "Access token lifetime assumed.", "CFG-14")
+          .atLeast(300);
 
   public SalesforceAuthSettings {
     Objects.requireNonNull(loginUrl, "loginUrl");

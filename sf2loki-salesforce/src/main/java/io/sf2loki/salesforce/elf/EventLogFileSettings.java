@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.elf;
 
+import io.sf2loki.core.settings.Setting;
 import io.sf2loki.salesforce.source.Soql;
 import java.time.Duration;
 import java.util.List;
@@ -41,18 +42,54 @@ public record EventLogFileSettings(
     int concurrency,
     List<String> structuredMetadataFields,
     boolean finite) {
+  /** Definition of the {@code interval} key (SPEC §1.3). */
+  public static final Setting INTERVAL =
+      Setting.choice(
+          "interval", "Hourly", List.of("Hourly", "Daily"), "Which files to read.", "ELF-1");
 
-  /** SPEC default of {@code poll_interval}. */
-  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofHours(1);
+  /** Definition of the {@code exclude} key (SPEC §1.3). */
+  public static final Setting EXCLUDE =
+      Setting.list("exclude", List.of(), "Exact type names skipped by discovery.", "ELF-2");
 
-  /** SPEC default of {@code lookback}. */
-  public static final Duration DEFAULT_LOOKBACK = Duration.ofHours(24);
+  /** Definition of the {@code poll_interval} key (SPEC §1.3). */
+  public static final Setting POLL_INTERVAL =
+      Setting.duration("poll_interval", Duration.ofHours(1), "Time between cycles.", "ELF-3")
+          .greaterThan(0);
 
-  /** SPEC default of {@code download_max_age}. */
-  public static final Duration DEFAULT_DOWNLOAD_MAX_AGE = Duration.ofHours(24);
+  /** Definition of the {@code lookback} key (SPEC §1.3). */
+  public static final Setting LOOKBACK =
+      Setting.duration("lookback", Duration.ofHours(24), "First-run window.", "ELF-4");
 
-  /** SPEC default of {@code timestamp_column}. */
-  public static final String DEFAULT_TIMESTAMP_COLUMN = "TIMESTAMP_DERIVED";
+  /** Definition of the {@code timestamp_column} key (SPEC §1.3). */
+  public static final Setting TIMESTAMP_COLUMN =
+      Setting.string(
+          "timestamp_column",
+          "TIMESTAMP_DERIVED",
+          "CSV column tried first for the timestamp.",
+          "ELF-14");
+
+  /** Definition of the {@code page_size} key (SPEC §1.3). */
+  public static final Setting PAGE_SIZE =
+      Setting.integer("page_size", 1000, "Files listed per type per cycle.", "ELF-5")
+          .atLeast(1)
+          .atMost(50_000);
+
+  /** Definition of the {@code settle_window} key (SPEC §1.3). */
+  public static final Setting SETTLE_WINDOW =
+      Setting.duration("settle_window", null, "Files younger than this wait.", "CFG-18, ELF-7")
+          .defaultText("5m when interval is Hourly, else 0s");
+
+  /** Definition of the {@code download_max_age} key (SPEC §1.3). */
+  public static final Setting DOWNLOAD_MAX_AGE =
+      Setting.duration(
+          "download_max_age",
+          Duration.ofHours(24),
+          "A failing file is abandoned once older than this; 0 = at once.",
+          "ELF-12");
+
+  /** Definition of the {@code concurrency} key (SPEC §1.3). */
+  public static final Setting CONCURRENCY =
+      Setting.integer("concurrency", 4, "Types processed at once.", "ELF-1").atLeast(1);
 
   /** {@code sources.eventlogfile.interval}. */
   public enum Interval {
@@ -70,6 +107,25 @@ public record EventLogFileSettings(
    */
   public record EventTypeSettings(
       String name, List<String> structuredMetadataFields, List<String> labels, double sample) {
+    /** Definition of the {@code name} key (SPEC §1.3). */
+    public static final Setting NAME =
+        Setting.string("name", null, "EventType (SOQL identifier) or \"*\".", "CFG-10, ELF-2")
+            .mandatory()
+            .example("Login");
+
+    /** Definition of the {@code structured_metadata_fields} key (SPEC §1.3). */
+    public static final Setting STRUCTURED_METADATA_FIELDS =
+        Setting.list(
+                "structured_metadata_fields",
+                null,
+                "Per-type metadata fields; null = global list, [] = none.",
+                "SRC-9")
+            .defaultText("null (global list)");
+
+    /** Definition of the {@code labels} key (SPEC §1.3). */
+    public static final Setting LABELS =
+        Setting.list("labels", List.of(), "CSV columns promoted to stream labels.", "CFG-16");
+
     public EventTypeSettings {
       Objects.requireNonNull(name, "name");
       structuredMetadataFields =
@@ -105,7 +161,7 @@ public record EventLogFileSettings(
     Objects.requireNonNull(lookback, "lookback");
     Objects.requireNonNull(settleWindow, "settleWindow");
     Objects.requireNonNull(downloadMaxAge, "downloadMaxAge");
-    timestampColumn = timestampColumn == null ? DEFAULT_TIMESTAMP_COLUMN : timestampColumn;
+    timestampColumn = timestampColumn == null ? TIMESTAMP_COLUMN.stringDefault() : timestampColumn;
     structuredMetadataFields =
         structuredMetadataFields == null ? List.of() : List.copyOf(structuredMetadataFields);
     if (pollInterval.isNegative() || pollInterval.isZero()) {
@@ -140,15 +196,20 @@ public record EventLogFileSettings(
         interval,
         eventTypes,
         List.of(),
-        DEFAULT_POLL_INTERVAL,
-        DEFAULT_LOOKBACK,
-        DEFAULT_TIMESTAMP_COLUMN,
-        1000,
-        interval == Interval.Hourly ? Duration.ofMinutes(5) : Duration.ZERO,
-        DEFAULT_DOWNLOAD_MAX_AGE,
-        4,
+        POLL_INTERVAL.durationDefault(),
+        LOOKBACK.durationDefault(),
+        TIMESTAMP_COLUMN.stringDefault(),
+        (int) PAGE_SIZE.longDefault(),
+        defaultSettleWindow(interval),
+        DOWNLOAD_MAX_AGE.durationDefault(),
+        (int) CONCURRENCY.longDefault(),
         globalMetadataFields,
         false);
+  }
+
+  /** CFG-18: the {@code settle_window} default, 5m for {@code Hourly} and 0s otherwise. */
+  public static Duration defaultSettleWindow(Interval interval) {
+    return interval == Interval.Hourly ? Duration.ofMinutes(5) : Duration.ZERO;
   }
 
   /** Returns a copy with another {@code finite} flag. */

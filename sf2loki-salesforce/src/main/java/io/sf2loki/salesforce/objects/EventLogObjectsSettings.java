@@ -29,4 +29,9 @@ public record EventLogObjectsSettings(
       }
     }
   }
+
+  /** Returns a copy with another {@code finite} flag. */
+  public EventLogObjectsSettings withFinite(boolean newFinite) {
+    return new EventLogObjectsSettings(objects, structuredMetadataFields, newFinite);
+  }
 }

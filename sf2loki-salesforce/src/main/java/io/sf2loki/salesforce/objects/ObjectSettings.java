@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.objects;
 
+import io.sf2loki.core.settings.Setting;
 import io.sf2loki.salesforce.revisit.RevisitSettings;
 import io.sf2loki.salesforce.source.Soql;
 import java.time.Duration;
@@ -37,14 +38,56 @@ public record ObjectSettings(
     long maxCatchupBytes,
     String tiebreakField,
     RevisitSettings revisit) {
+  /** Definition of the {@code name} key (SPEC §1.3). */
+  public static final Setting NAME =
+      Setting.string("name", null, "Object API name (SOQL identifier).", "CFG-10")
+          .mandatory()
+          .example("LoginEvent");
 
-  /** SPEC defaults. */
-  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMinutes(5);
+  /** Definition of the {@code timestamp_field} key (SPEC §1.3). */
+  public static final Setting TIMESTAMP_FIELD =
+      Setting.string("timestamp_field", "EventDate", "Cursor field (SOQL identifier).", "OBJ-2");
 
-  public static final Duration DEFAULT_LOOKBACK = Duration.ofHours(1);
-  public static final Duration DEFAULT_SETTLE_WINDOW = Duration.ofMinutes(1);
-  public static final long DEFAULT_MAX_CATCHUP_RECORDS = 20_000;
-  public static final long DEFAULT_MAX_CATCHUP_BYTES = 67_108_864;
+  /** Definition of the {@code poll_interval} key (SPEC §1.3). */
+  public static final Setting POLL_INTERVAL =
+      Setting.duration("poll_interval", Duration.ofMinutes(5), "Time between polls.", "OBJ-1")
+          .greaterThan(0);
+
+  /** Definition of the {@code lookback} key (SPEC §1.3). */
+  public static final Setting LOOKBACK =
+      Setting.duration("lookback", Duration.ofHours(1), "First-run window.", "OBJ-3");
+
+  /** Definition of the {@code settle_window} key (SPEC §1.3). */
+  public static final Setting SETTLE_WINDOW =
+      Setting.duration(
+          "settle_window", Duration.ofMinutes(1), "Rows younger than this wait.", "OBJ-6");
+
+  /** Definition of the {@code big_object} key (SPEC §1.3). */
+  public static final Setting BIG_OBJECT =
+      Setting.bool("big_object", false, "Big object: DESC drain.", "OBJ-5");
+
+  /** Definition of the {@code max_catchup_records} key (SPEC §1.3). */
+  public static final Setting MAX_CATCHUP_RECORDS =
+      Setting.integer(
+              "max_catchup_records",
+              20_000,
+              "Rows held by one drain; 0 = unbounded (big objects).",
+              "OBJ-8")
+          .atLeast(0);
+
+  /** Definition of the {@code max_catchup_bytes} key (SPEC §1.3). */
+  public static final Setting MAX_CATCHUP_BYTES =
+      Setting.integer(
+              "max_catchup_bytes",
+              67_108_864,
+              "Canonical-JSON bytes held by one drain; 0 = unbounded.",
+              "OBJ-8")
+          .atLeast(0);
+
+  /** Definition of the {@code tiebreak_field} key (SPEC §1.3). */
+  public static final Setting TIEBREAK_FIELD =
+      Setting.string(
+          "tiebreak_field", "EventIdentifier", "Index field paging a tie group.", "OBJ-7");
 
   /**
    * @throws IllegalArgumentException when a name is not a SOQL identifier (CFG-10, SRC-18) or a
@@ -105,15 +148,15 @@ public record ObjectSettings(
   public static ObjectSettings defaults(String name, boolean bigObject) {
     return new ObjectSettings(
         name,
-        "EventDate",
-        DEFAULT_POLL_INTERVAL,
-        DEFAULT_LOOKBACK,
-        DEFAULT_SETTLE_WINDOW,
-        1.0,
+        TIMESTAMP_FIELD.stringDefault(),
+        POLL_INTERVAL.durationDefault(),
+        LOOKBACK.durationDefault(),
+        SETTLE_WINDOW.durationDefault(),
+        io.sf2loki.core.shape.Sampler.RATE.doubleDefault(),
         bigObject,
-        DEFAULT_MAX_CATCHUP_RECORDS,
-        DEFAULT_MAX_CATCHUP_BYTES,
-        "EventIdentifier");
+        MAX_CATCHUP_RECORDS.longDefault(),
+        MAX_CATCHUP_BYTES.longDefault(),
+        TIEBREAK_FIELD.stringDefault());
   }
 
   /** Copy with another timestamp field. */

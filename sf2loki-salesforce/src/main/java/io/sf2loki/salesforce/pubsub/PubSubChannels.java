@@ -2,6 +2,7 @@ package io.sf2loki.salesforce.pubsub;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,9 +54,14 @@ public final class PubSubChannels implements AutoCloseable {
       Duration keepAliveTimeout,
       int maxInboundMessageBytes,
       Duration shutdownTimeout) {
+    /** Definition of the {@code endpoint} key (SPEC §1.3). */
+    public static final Setting ENDPOINT =
+        Setting.string(
+            "endpoint", "api.pubsub.salesforce.com:7443", "gRPC target host:port.", "PS-1");
 
-    /** SPEC default of {@code pubsub.endpoint}. */
-    public static final String DEFAULT_ENDPOINT = "api.pubsub.salesforce.com:7443";
+    /** Definition of the {@code tls} key (SPEC §1.3). */
+    public static final Setting TLS =
+        Setting.bool("tls", true, "false = plaintext gRPC (local simulator only).", "PS-1");
 
     /** PS-1: keepalive ping interval. */
     public static final Duration DEFAULT_KEEPALIVE_TIME = Duration.ofSeconds(30);
@@ -106,9 +112,9 @@ public final class PubSubChannels implements AutoCloseable {
           DEFAULT_SHUTDOWN_TIMEOUT);
     }
 
-    /** The SPEC defaults: {@value #DEFAULT_ENDPOINT} over TLS. */
+    /** The SPEC defaults: the {@link #ENDPOINT} default over TLS. */
     public static Settings defaults() {
-      return of(DEFAULT_ENDPOINT, true);
+      return of(ENDPOINT.stringDefault(), TLS.boolDefault());
     }
   }
 

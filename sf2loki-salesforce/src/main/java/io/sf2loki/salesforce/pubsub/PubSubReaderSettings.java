@@ -1,6 +1,7 @@
 package io.sf2loki.salesforce.pubsub;
 
 import com.salesforce.eventbus.protobuf.ReplayPreset;
+import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -40,9 +41,33 @@ public record PubSubReaderSettings(
     List<String> structuredMetadataFields,
     ToDoubleFunction<String> sampleRates,
     Duration inboxPoll) {
+  /** Definition of the {@code default_num_requested} key (SPEC §1.3). */
+  public static final Setting NUM_REQUESTED =
+      Setting.integer("default_num_requested", 100, "Credits per FetchRequest.", "PS-8")
+          .atLeast(1)
+          .atMost(100);
 
-  /** PS-3 default n. */
-  public static final int DEFAULT_NUM_REQUESTED = 100;
+  /** Definition of the {@code replay_preset} key (SPEC §1.3). */
+  public static final Setting REPLAY_PRESET =
+      Setting.choice(
+          "replay_preset",
+          "CUSTOM",
+          List.of("LATEST", "EARLIEST", "CUSTOM"),
+          "Where a topic without a stored replay id starts.",
+          "PS-13");
+
+  /** Definition of the {@code on_invalid_replay} key (SPEC §1.3). */
+  public static final Setting ON_INVALID_REPLAY =
+      Setting.choice(
+          "on_invalid_replay",
+          "earliest",
+          List.of("earliest", "latest"),
+          "Preset used once when a stored replay id is rejected.",
+          "PS-13, PS-15");
+
+  /** Definition of the {@code sample} key (SPEC §1.3). */
+  public static final Setting SAMPLE =
+      Setting.rateMap("sample", "Glob → sampling rate; first match in map order.", "SRC-14");
 
   /** PS-8 default watchdog. */
   public static final Duration DEFAULT_WATCHDOG = Duration.ofSeconds(300);
@@ -94,7 +119,7 @@ public record PubSubReaderSettings(
   /** SPEC defaults with the given global structured metadata list. */
   public static PubSubReaderSettings defaults(List<String> structuredMetadataFields) {
     return new PubSubReaderSettings(
-        DEFAULT_NUM_REQUESTED,
+        (int) NUM_REQUESTED.longDefault(),
         ReplayPreset.CUSTOM,
         ReplayPreset.EARLIEST,
         DEFAULT_WATCHDOG,

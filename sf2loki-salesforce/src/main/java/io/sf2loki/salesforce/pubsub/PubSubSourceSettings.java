@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.pubsub;
 
+import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -36,12 +37,35 @@ public record PubSubSourceSettings(
     Duration discoveryRetryWhenNoInterval,
     Duration readerRestartBackoff,
     Duration readerRestartBackoffMax) {
+  /** Definition of the {@code topics} key (SPEC §1.3). */
+  public static final Setting TOPICS =
+      Setting.list("topics", List.of(), "Topic names, or \"*\" to discover.", "PS-19")
+          .example("/event/LoginEventStream");
 
-  /** SPEC default of {@code rediscovery_interval}. */
-  public static final Duration DEFAULT_REDISCOVERY_INTERVAL = Duration.ofHours(1);
+  /** Definition of the {@code include} key (SPEC §1.3). */
+  public static final Setting INCLUDE =
+      Setting.list("include", List.of("*"), "Globs a topic must match.", "PS-19, XF-11");
 
-  /** SPEC default of {@code bridge_max_bytes}: 128 MiB. */
-  public static final long DEFAULT_BRIDGE_MAX_BYTES = 128L * 1024 * 1024;
+  /** Definition of the {@code exclude} key (SPEC §1.3). */
+  public static final Setting EXCLUDE =
+      Setting.list("exclude", List.of(), "Globs that skip a topic.", "PS-19, XF-11");
+
+  /** Definition of the {@code rediscovery_interval} key (SPEC §1.3). */
+  public static final Setting REDISCOVERY_INTERVAL =
+      Setting.duration(
+          "rediscovery_interval",
+          Duration.ofHours(1),
+          "Time between topic discoveries; 0 = at startup only.",
+          "PS-20");
+
+  /** Definition of the {@code bridge_max_bytes} key (SPEC §1.3). */
+  public static final Setting BRIDGE_MAX_BYTES =
+      Setting.integer(
+              "bridge_max_bytes",
+              128L * 1024 * 1024,
+              "Bytes held by the bridge; 0 disables.",
+              "PIPE-24")
+          .atLeast(0);
 
   /** PS-20: attempts per discovery pass. */
   public static final int DEFAULT_DISCOVERY_ATTEMPTS = 3;

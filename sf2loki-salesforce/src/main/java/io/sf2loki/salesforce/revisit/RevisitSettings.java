@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.revisit;
 
+import io.sf2loki.core.settings.Setting;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -16,25 +17,44 @@ import java.util.Objects;
  *     (default 20000); 1…{@value #MAX_KEYS_LIMIT}
  */
 public record RevisitSettings(Duration window, Duration interval, int maxKeys) {
-  /** SPEC default of {@code revisit_window}. */
-  public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(30);
+  /** Definition of the {@code revisit_window} key (SPEC §1.3). */
+  public static final Setting WINDOW =
+      Setting.duration(
+          "revisit_window",
+          Duration.ofMinutes(30),
+          "How far back the late-visibility revisit looks; 0 = off.",
+          "OBJ-13, APX-10");
 
-  /** SPEC default of {@code revisit_interval}. */
-  public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+  /** Definition of the {@code revisit_interval} key (SPEC §1.3). */
+  public static final Setting INTERVAL =
+      Setting.duration(
+              "revisit_interval",
+              Duration.ofMinutes(5),
+              "Least time between two revisits.",
+              "OBJ-14, APX-10")
+          .greaterThan(0);
 
-  /** SPEC default of {@code revisit_max_keys}. */
-  public static final int DEFAULT_MAX_KEYS = 20_000;
+  /** Definition of the {@code revisit_max_keys} key (SPEC §1.3). */
+  public static final Setting MAX_KEYS =
+      Setting.integer(
+              "revisit_max_keys",
+              20_000,
+              "Keys remembered, and LIMIT of one revisit listing.",
+              "OBJ-15, APX-10")
+          .atLeast(1)
+          .atMost(50_000);
 
   /** Upper bound of {@code revisit_max_keys}: the most rows one SOQL query returns. */
   public static final int MAX_KEYS_LIMIT = 50_000;
 
   /** The SPEC defaults: 30m window, 5m interval, 20000 keys. */
   public static final RevisitSettings DEFAULTS =
-      new RevisitSettings(DEFAULT_WINDOW, DEFAULT_INTERVAL, DEFAULT_MAX_KEYS);
+      new RevisitSettings(
+          WINDOW.durationDefault(), INTERVAL.durationDefault(), (int) MAX_KEYS.longDefault());
 
   /** The revisit switched off ({@code revisit_window: 0}). */
   public static final RevisitSettings OFF =
-      new RevisitSettings(Duration.ZERO, DEFAULT_INTERVAL, DEFAULT_MAX_KEYS);
+      new RevisitSettings(Duration.ZERO, INTERVAL.durationDefault(), (int) MAX_KEYS.longDefault());
 
   /**
    * @throws IllegalArgumentException when the window is negative, the interval not positive or

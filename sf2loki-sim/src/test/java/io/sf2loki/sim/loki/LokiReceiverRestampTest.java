@@ -40,7 +40,7 @@ class LokiReceiverRestampTest {
   }
 
   private static LokiHttpSink sink(LokiReceiver loki, FakeTime sinkTime) {
-    return sink(loki, sinkTime, LokiSinkSettings.DEFAULT_OUT_OF_ORDER_WINDOW);
+    return sink(loki, sinkTime, LokiSinkSettings.OUT_OF_ORDER_WINDOW.durationDefault());
   }
 
   /** {@code window} zero disables SINK-15's pre-push routing: late entries meet Loki's 400. */
