@@ -52,6 +52,14 @@ final class BatchMarks {
     counts.merge(reason, added, Integer::sum);
   }
 
+  /**
+   * Counts {@code count} entries dropped under {@code reason} that Loki refused without naming them
+   * (SINK-19); the caller marks the whole request delivered, so they are never re-sent.
+   */
+  void dropUnidentified(String reason, int count) {
+    counts.merge(reason, count, Integer::sum);
+  }
+
   /** Records the restamped forms ({@code forms}, index-aligned) of {@code originals}. */
   void restamp(List<LogEntry> originals, List<LogEntry> forms) {
     for (int i = 0; i < originals.size(); i++) {
