@@ -56,9 +56,9 @@ import org.slf4j.LoggerFactory;
  * <p>What happened to a batch's entries ({@link BatchMarks}) lives in the batch's {@link
  * Sink.Delivery} ({@link #open(Batch)}), which the lane holds across the batch's retries: the next
  * attempt skips entries delivered, dropped or restamped, re-sends restamped forms unchanged and
- * reports drops once (SINK-10); the sink itself keeps no per-batch state between those calls.
- * Callers of {@link #push(Batch, boolean, StopSignal)} that retry with the same batch instance
- * (wrappers without {@code open}, tests) get the same marks from a small identity-keyed memory.
+ * reports drops once (SINK-10). The sink keeps no per-batch state between calls: {@link
+ * #push(Batch, boolean, StopSignal)} is one attempt of a fresh delivery, so a caller that retries a
+ * batch holds its delivery ({@link #open(Batch)}) to skip what an earlier attempt settled.
  *
  * <p>Thread-safe: both lanes may push concurrently.
  */
@@ -68,7 +68,6 @@ public final class LokiHttpSink implements Sink {
   /** SINK-9: attempts per request for 429/5xx/transport outcomes. */
   public static final int MAX_ATTEMPTS = 5;
 
-  private static final int REMEMBERED_BATCHES = 8;
   private static final String TOO_FAR_BEHIND = "too_far_behind";
   private static final String TOO_OLD = "too_old";
   private static final String TOO_NEW = "too_new";
@@ -83,7 +82,6 @@ public final class LokiHttpSink implements Sink {
   private final AtomicBoolean metadataDisabled = new AtomicBoolean();
   private final Restamper restamper;
 
-  private final BatchMarks.Memory memory = new BatchMarks.Memory(REMEMBERED_BATCHES);
   private final StreamMarks streamMarks;
 
   /**
@@ -169,9 +167,9 @@ public final class LokiHttpSink implements Sink {
    * @param batch the batch; checkpoint-only entries are ignored
    * @param singleAttempt one attempt per request, no in-sink retries (after the term's stop)
    * @param stop the term's stop signal
-   * @return body bytes of the accepted requests and the entries dropped per reason (including those
-   *     dropped by an earlier, retryably failed push of the same batch instance)
-   * @throws RetryableSinkException nothing (more) was stored; push the same batch again
+   * @return body bytes of the accepted requests and the entries dropped per reason
+   * @throws RetryableSinkException nothing (more) was stored; retry through {@link #open(Batch)} to
+   *     skip what this attempt settled
    * @throws PermanentSinkException the whole batch was rejected by one permanent response: 422, a
    *     400/413 on a single-entry batch, or a 400 rejecting every entry for one per-entry reason
    *     ({@code reason()} is the drop reason)
@@ -180,15 +178,7 @@ public final class LokiHttpSink implements Sink {
   @Override
   public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
-    BatchMarks marks = memory.take(batch);
-    try {
-      return push(marks, singleAttempt, stop, Sink.AttemptFailures.NONE);
-    } catch (RetryableSinkException e) {
-      if (!marks.isEmpty()) {
-        memory.remember(marks);
-      }
-      throw e;
-    }
+    return open(batch).push(singleAttempt, stop);
   }
 
   @Override
