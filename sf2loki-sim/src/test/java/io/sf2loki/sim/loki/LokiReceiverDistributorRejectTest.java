@@ -2,13 +2,27 @@ package io.sf2loki.sim.loki;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.CheckpointToken;
+import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.pipeline.CommitListener;
+import io.sf2loki.core.pipeline.Pipeline;
+import io.sf2loki.core.pipeline.PipelineSettings;
 import io.sf2loki.core.spi.PushResult;
+import io.sf2loki.core.testing.InMemoryCheckpointStore;
+import io.sf2loki.core.testing.ListSource;
 import io.sf2loki.core.time.FakeTime;
+import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.loki.LokiSinkSettings.LateEntries;
@@ -19,8 +33,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * SINK-19 against the receiver: Loki's distributor stores the valid entries of a request and
@@ -161,6 +177,83 @@ class LokiReceiverDistributorRejectTest {
       assertThat(loki.entries()).hasSize(16);
       assertThat(loki.requestCount()).isEqualTo(3); // one per untracked stream, then one
       assertNothingResent(loki, 18);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-19, PIPE-8, PIPE-1: through the lane, refused entries are dropped visibly (metric and"
+          + " WARN) and the checkpoint moves past the batch; nothing is re-sent")
+  void sink19_laneCommitsAndCountsTheDrop() throws Exception {
+    InMemoryMetricReader reader = InMemoryMetricReader.create();
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger sinkLog = (Logger) LoggerFactory.getLogger(LokiHttpSink.class);
+    logs.start();
+    sinkLog.addAppender(logs);
+    InMemoryCheckpointStore store = new InMemoryCheckpointStore();
+    try (SdkMeterProvider provider =
+            SdkMeterProvider.builder().registerMetricReader(reader).build();
+        LokiReceiver loki = LokiReceiver.start()) {
+      loki.faults().rejectLinesContaining("POISON");
+      Sf2lokiMetrics metrics = new Sf2lokiMetrics(provider, "test");
+      List<LogEntry> entries = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        String line = i == 2 || i == 7 ? "POISON " + i : "row " + i;
+        entries.add(
+            LogEntry.of(
+                NOW.plusMillis(i), A, line, Map.of(), new CheckpointToken("elf:Login", "c" + i)));
+      }
+      LokiHttpSink sink =
+          new LokiHttpSink(
+              LokiSinkSettings.of(URI.create(loki.pushUrl()), "test"),
+              metrics,
+              time.sleeper(),
+              new Random(1));
+      Pipeline p =
+          new Pipeline(
+              new PipelineSettings(
+                  100,
+                  1_048_576,
+                  Duration.ofSeconds(1),
+                  100,
+                  0,
+                  Duration.ofSeconds(5),
+                  Duration.ofSeconds(1),
+                  Duration.ofSeconds(30),
+                  Map.of(),
+                  Duration.ZERO),
+              List.of(new ListSource("elf", Lane.BULK, entries)),
+              sink,
+              store,
+              metrics,
+              time.timeSource(),
+              UnaryOperator.identity(),
+              CommitListener.none());
+      try (sink) {
+        assertThat(p.run(new StopSignal())).isTrue();
+      }
+      assertThat(store.snapshot()).containsEntry("elf:Login", "c9");
+      long dropped = 0;
+      for (MetricData m : reader.collectAllMetrics()) {
+        if (m.getName().equals("sf2loki_loki_entries_dropped")) {
+          for (var pt : m.getLongSumData().getPoints()) {
+            if ("bad_request".equals(pt.getAttributes().get(Sf2lokiMetrics.REASON))) {
+              dropped += pt.getValue();
+            }
+          }
+        }
+      }
+      assertThat(dropped).isEqualTo(2);
+      assertThat(logs.list)
+          .anySatisfy(
+              e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getFormattedMessage()).contains("dropping by count");
+              });
+      assertThat(loki.entries()).hasSize(8);
+      assertNothingResent(loki, 10);
+    } finally {
+      sinkLog.detachAppender(logs);
     }
   }
 }
