@@ -2,10 +2,8 @@ package io.sf2loki.loki;
 
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.LogEntry;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -15,8 +13,9 @@ import java.util.Set;
 /**
  * What happened to the entries of one batch so far (SPEC SINK-10, SINK-13, SINK-15), by identity:
  * originals dropped (with counts per reason), originals delivered, originals restamped (with their
- * restamped form), restamped forms delivered. Confined to the pushing thread while a push runs; the
- * marks of batches whose push failed retryably are kept by {@link Memory} for their next attempt.
+ * restamped form), restamped forms delivered. Owned by the batch's {@link
+ * io.sf2loki.core.spi.Sink.Delivery}, which the lane holds across the batch's attempts; confined to
+ * the pushing thread.
  */
 final class BatchMarks {
   final Batch batch;
@@ -52,6 +51,14 @@ final class BatchMarks {
     counts.merge(reason, added, Integer::sum);
   }
 
+  /**
+   * Counts {@code count} entries dropped under {@code reason} that Loki refused without naming them
+   * (SINK-19); the caller marks the whole request delivered, so they are never re-sent.
+   */
+  void dropUnidentified(String reason, int count) {
+    counts.merge(reason, count, Integer::sum);
+  }
+
   /** Records the restamped forms ({@code forms}, index-aligned) of {@code originals}. */
   void restamp(List<LogEntry> originals, List<LogEntry> forms) {
     for (int i = 0; i < originals.size(); i++) {
@@ -85,41 +92,5 @@ final class BatchMarks {
         .filter(
             e -> !dropped.contains(e) && !restampedOriginals.contains(e) && !delivered.contains(e))
         .toList();
-  }
-
-  /** The marks of the last few batches whose push failed retryably, by batch identity. */
-  static final class Memory {
-    private final int capacity;
-
-    /** Guarded by itself. */
-    private final Deque<BatchMarks> pending = new ArrayDeque<>();
-
-    Memory(int capacity) {
-      this.capacity = capacity;
-    }
-
-    /** The marks kept for {@code batch} (removed from memory), or fresh ones. */
-    BatchMarks take(Batch batch) {
-      synchronized (pending) {
-        for (var it = pending.iterator(); it.hasNext(); ) {
-          BatchMarks m = it.next();
-          if (m.batch == batch) {
-            it.remove();
-            return m;
-          }
-        }
-      }
-      return new BatchMarks(batch);
-    }
-
-    /** Keeps {@code marks} for the batch's next attempt, forgetting the oldest beyond capacity. */
-    void remember(BatchMarks marks) {
-      synchronized (pending) {
-        pending.addFirst(marks);
-        while (pending.size() > capacity) {
-          pending.removeLast();
-        }
-      }
-    }
   }
 }

@@ -13,13 +13,6 @@ import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiResponses.Classification;
 import io.sf2loki.loki.LokiResponses.Kind;
 import io.sf2loki.loki.SinkPush.Exchange;
-import io.sf2loki.loki.encode.EncodedRequest;
-import io.sf2loki.loki.encode.LokiEncoder;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collections;
@@ -30,29 +23,27 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes batches to Loki's HTTP push API (SPEC SINK-1…SINK-17).
+ * Pushes batches to Loki's HTTP push API (SPEC SINK-1…SINK-19).
  *
  * <ul>
- *   <li>Requests ({@link LokiRequests}, SINK-2…SINK-5) on one JDK {@link HttpClient} (SINK-3:
- *       HTTP/1.1, redirects never followed, connections reused, virtual-thread executor).
+ *   <li>Requests ({@link LokiRequests}, SINK-2…SINK-5) sent by {@link LokiTransport} on one JDK
+ *       {@code HttpClient} (SINK-3: HTTP/1.1, redirects never followed, connections reused,
+ *       virtual-thread executor).
  *   <li>Classification from the whole body up to 64 KiB ({@link LokiBody}, {@link LokiResponses},
  *       SINK-8); in-sink retries for 429/5xx/transport errors ({@link RetryPolicy}, SINK-9); the
  *       tenant's {@code Retry-After} gate shared by both lanes ({@link TenantGate}, SINK-17), and
  *       the last {@code Retry-After} handed to the pipeline in {@link RetryableSinkException}.
- *   <li>400/413 splitting with the split-storm guard (SINK-10); structured-metadata modes and the
- *       {@code auto} fallback (SINK-12).
+ *   <li>400/413 splitting with the split-storm guard (SINK-10), except after a distributor 400 that
+ *       accounts for its refusals: the stored rest is committed, never re-sent ({@link
+ *       DistributorRejections}, SINK-19); structured-metadata modes and the {@code auto} fallback
+ *       (SINK-12).
  *   <li>Late entries (SINK-13, SINK-15, SINK-16): entries older than their stream's newest
  *       delivered entry minus the out-of-order window are routed late before any push ({@link
  *       StreamMarks}); a stream's entries go in timestamp order ({@link RequestPlan}); after a
@@ -65,9 +56,9 @@ import org.slf4j.LoggerFactory;
  * <p>What happened to a batch's entries ({@link BatchMarks}) lives in the batch's {@link
  * Sink.Delivery} ({@link #open(Batch)}), which the lane holds across the batch's retries: the next
  * attempt skips entries delivered, dropped or restamped, re-sends restamped forms unchanged and
- * reports drops once (SINK-10); the sink itself keeps no per-batch state between those calls.
- * Callers of {@link #push(Batch, boolean, StopSignal)} that retry with the same batch instance
- * (wrappers without {@code open}, tests) get the same marks from a small identity-keyed memory.
+ * reports drops once (SINK-10). The sink keeps no per-batch state between calls: {@link
+ * #push(Batch, boolean, StopSignal)} is one attempt of a fresh delivery, so a caller that retries a
+ * batch holds its delivery ({@link #open(Batch)}) to skip what an earlier attempt settled.
  *
  * <p>Thread-safe: both lanes may push concurrently.
  */
@@ -77,8 +68,6 @@ public final class LokiHttpSink implements Sink {
   /** SINK-9: attempts per request for 429/5xx/transport outcomes. */
   public static final int MAX_ATTEMPTS = 5;
 
-  private static final int REMEMBERED_BATCHES = 8;
-  private static final int BODY_EXCERPT = 512;
   private static final String TOO_FAR_BEHIND = "too_far_behind";
   private static final String TOO_OLD = "too_old";
   private static final String TOO_NEW = "too_new";
@@ -86,26 +75,14 @@ public final class LokiHttpSink implements Sink {
       Attributes.of(Sf2lokiMetrics.REASON, TOO_FAR_BEHIND, Sf2lokiMetrics.STAGE, "routed");
   private static final Attributes TARGETED = Attributes.of(Sf2lokiMetrics.MODE, "targeted");
   private static final Attributes BISECTION = Attributes.of(Sf2lokiMetrics.MODE, "bisection");
-  private static final Attributes GATE = Attributes.of(Sf2lokiMetrics.LAYER, "tenant_gate");
-  private static final Attributes IN_SINK = Attributes.of(Sf2lokiMetrics.LAYER, "in_sink");
 
   private final LokiSinkSettings settings;
   private final Sf2lokiMetrics metrics;
-  private final Sleeper sleeper;
-  private final LokiEncoder encoder;
-  private final Executor cpu;
-  private final ExecutorService executor;
-  private final HttpClient client;
-  private final LokiRequests requests;
-  private final RetryPolicy retryPolicy;
-  private final StopSignal closed = new StopSignal();
+  private final LokiTransport transport;
   private final AtomicBoolean metadataDisabled = new AtomicBoolean();
-  private final AtomicLong failureStreak = new AtomicLong();
   private final Restamper restamper;
 
-  private final BatchMarks.Memory memory = new BatchMarks.Memory(REMEMBERED_BATCHES);
   private final StreamMarks streamMarks;
-  private final TenantGate gate;
 
   /**
    * Creates the sink and its HTTP client.
@@ -160,22 +137,16 @@ public final class LokiHttpSink implements Sink {
             settings.maxTrackedStreams(),
             settings.outOfOrderWindow(),
             n -> metrics.lokiTrackedStreams.set(n));
-    this.gate = new TenantGate(clock, sleeper);
-    this.cpu = cpuExecutor;
     this.settings = settings;
     this.metrics = metrics;
-    this.sleeper = sleeper;
-    this.retryPolicy = new RetryPolicy(random);
-    this.encoder = LokiEncoder.of(settings.encoding(), settings.compression());
-    this.executor = Executors.newVirtualThreadPerTaskExecutor();
-    this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(settings.connectTimeout())
-            .executor(executor)
-            .build();
-    this.requests = new LokiRequests(settings);
+    this.transport =
+        new LokiTransport(
+            settings,
+            metrics,
+            sleeper,
+            new RetryPolicy(random),
+            cpuExecutor,
+            new TenantGate(clock, sleeper));
     metrics.lokiStructuredMetadataEnabled.set(metadataEnabled() ? 1 : 0);
   }
 
@@ -196,9 +167,9 @@ public final class LokiHttpSink implements Sink {
    * @param batch the batch; checkpoint-only entries are ignored
    * @param singleAttempt one attempt per request, no in-sink retries (after the term's stop)
    * @param stop the term's stop signal
-   * @return body bytes of the accepted requests and the entries dropped per reason (including those
-   *     dropped by an earlier, retryably failed push of the same batch instance)
-   * @throws RetryableSinkException nothing (more) was stored; push the same batch again
+   * @return body bytes of the accepted requests and the entries dropped per reason
+   * @throws RetryableSinkException nothing (more) was stored; retry through {@link #open(Batch)} to
+   *     skip what this attempt settled
    * @throws PermanentSinkException the whole batch was rejected by one permanent response: 422, a
    *     400/413 on a single-entry batch, or a 400 rejecting every entry for one per-entry reason
    *     ({@code reason()} is the drop reason)
@@ -207,15 +178,7 @@ public final class LokiHttpSink implements Sink {
   @Override
   public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
-    BatchMarks marks = memory.take(batch);
-    try {
-      return push(marks, singleAttempt, stop, Sink.AttemptFailures.NONE);
-    } catch (RetryableSinkException e) {
-      if (!marks.isEmpty()) {
-        memory.remember(marks);
-      }
-      throw e;
-    }
+    return open(batch).push(singleAttempt, stop);
   }
 
   @Override
@@ -259,9 +222,7 @@ public final class LokiHttpSink implements Sink {
   /** Stops in-sink retry waits (a waiting push fails retryably) and closes the HTTP client. */
   @Override
   public void close() {
-    closed.stop();
-    client.close();
-    executor.close();
+    transport.close();
   }
 
   /**
@@ -292,10 +253,7 @@ public final class LokiHttpSink implements Sink {
         streamMarks.delivered(entries);
         p.bytes += ex.bodyBytes();
         metrics.lokiBytesPushed.add(ex.bodyBytes());
-        long streak = failureStreak.getAndSet(0);
-        if (streak > 0) {
-          log.atInfo().addKeyValue("failures", streak).log("loki push recovered");
-        }
+        transport.recovered();
       }
       case RETRYABLE_NOW, UNEXPECTED, RETRY_IN_SINK ->
           throw fail(
@@ -322,7 +280,7 @@ public final class LokiHttpSink implements Sink {
       case SPLITTABLE -> {
         if (n == 1) {
           drop(entries, c.reason(), ex, p, depth);
-        } else {
+        } else if (ex.status() != 400 || !distributorRefused(entries, ex, p, depth)) {
           split(entries, p, depth);
         }
       }
@@ -340,6 +298,9 @@ public final class LokiHttpSink implements Sink {
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     Optional<List<LogEntry>> refused =
         PartialAcceptance.rejected(ex.body(), ex.truncated(), entries, ex.unknownAtSend());
+    if (refused.isEmpty() && distributorRefused(entries, ex, p, depth)) {
+      return;
+    }
     if (refused.isEmpty()) {
       metrics.lokiPartialAcceptanceFallbacks.add(1);
       metrics.lokiEntriesResent.add(entries.size(), BISECTION);
@@ -359,6 +320,53 @@ public final class LokiHttpSink implements Sink {
       metrics.lokiEntriesResent.add(refused.get().size(), TARGETED);
     }
     rejected(refused.get(), reason, ex, p, depth + 1);
+  }
+
+  /**
+   * SINK-19: a distributor 400 that accounts for the entries it refused. Loki stored the others:
+   * they count as delivered and are never re-sent; identified entries are handled per reason
+   * (SINK-13), entries refused for an unknown reason are dropped by count as {@code bad_request}.
+   *
+   * @return false when the body does not account for the refusals (the caller splits)
+   */
+  private boolean distributorRefused(List<LogEntry> entries, Exchange ex, SinkPush p, int depth)
+      throws PermanentSinkException {
+    Optional<DistributorRejections.Report> read =
+        DistributorRejections.read(ex.body(), ex.truncated(), entries);
+    if (read.isEmpty()) {
+      return false;
+    }
+    DistributorRejections.Report r = read.get();
+    List<LogEntry> settled = r.settled(entries);
+    int unknown = r.unidentifiedCount();
+    if (settled.isEmpty() && r.identified().size() == 1) {
+      String reason = r.identified().keySet().iterator().next();
+      rejected(entries, reason, ex, p, depth); // every entry, one reason: SINK-10 rule 1
+      return true;
+    }
+    if (unknown == entries.size()) {
+      drop(entries, DistributorRejections.UNKNOWN_REASON, ex, p, depth);
+      return true;
+    }
+    p.marks.delivered(settled);
+    streamMarks.delivered(
+        settled.stream().filter(e -> !r.unidentified().containsKey(e.labels())).toList());
+    if (unknown > 0) {
+      p.marks.dropUnidentified(DistributorRejections.UNKNOWN_REASON, unknown);
+      log.atWarn()
+          .addKeyValue("status", ex.status())
+          .addKeyValue("reason", DistributorRejections.UNKNOWN_REASON)
+          .addKeyValue("entries", unknown)
+          .addKeyValue("body", excerpt(ex.body()))
+          .log("loki refused entries without naming which; the rest was stored; dropping by count");
+    }
+    for (Map.Entry<String, List<LogEntry>> e : r.identified().entrySet()) {
+      if (!p.restampPhase && restampable(e.getKey())) {
+        metrics.lokiEntriesResent.add(e.getValue().size(), TARGETED);
+      }
+      rejected(e.getValue(), e.getKey(), ex, p, depth + 1);
+    }
+    return true;
   }
 
   private boolean restampable(String reason) {
@@ -461,7 +469,7 @@ public final class LokiHttpSink implements Sink {
       }
     }
     boolean withMetadata = metadataEnabled();
-    Exchange ex = send(encode(entries, withMetadata), p, unknown);
+    Exchange ex = transport.send(transport.encode(entries, withMetadata), p, unknown);
     if (withMetadata
         && ex.classification().kind() == Kind.METADATA_REFUSED
         && settings.structuredMetadata() == MetadataMode.AUTO) {
@@ -471,97 +479,9 @@ public final class LokiHttpSink implements Sink {
             .addKeyValue("body", excerpt(ex.body()))
             .log("loki rejects structured metadata; sending entries without it");
       }
-      ex = send(encode(entries, false), p, unknown);
+      ex = transport.send(transport.encode(entries, false), p, unknown);
     }
     return ex;
-  }
-
-  /** Encodes on the CPU executor (PIPE-26); the caller's wait is interruptible. */
-  private EncodedRequest encode(List<LogEntry> entries, boolean withMetadata)
-      throws InterruptedException {
-    CompletableFuture<EncodedRequest> f =
-        CompletableFuture.supplyAsync(() -> encoder.encode(entries, withMetadata), cpu);
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      f.cancel(true);
-      throw e;
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
-  }
-
-  private Exchange send(EncodedRequest req, SinkPush p, Set<Map<String, String>> unknown)
-      throws RetryableSinkException, InterruptedException {
-    int attempts = p.singleAttempt ? 1 : MAX_ATTEMPTS;
-    HttpRequest request = requests.request(req);
-    long served = TenantGate.NONE;
-    for (int attempt = 1; ; attempt++) {
-      TenantGate.Entry pass = gate.enter(served, p.stop, closed);
-      if (pass.waited()) {
-        metrics.lokiRetryAfterWaits.add(1, GATE);
-      }
-      if (pass.pass() == TenantGate.Pass.STOPPED) {
-        throw fail("loki push stopped inside a Retry-After window", 429, "");
-      }
-      int status = 0;
-      LokiBody body = LokiBody.EMPTY;
-      Duration retryAfter = Duration.ZERO;
-      IOException transport = null;
-      try {
-        HttpResponse<InputStream> resp =
-            client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        status = resp.statusCode();
-        body = LokiBody.read(resp.body());
-        retryAfter =
-            RetryPolicy.cap(
-                RetryPolicy.retryAfter(resp.headers().firstValue("Retry-After").orElse(null)));
-      } catch (IOException e) {
-        transport = e;
-      } finally {
-        served = gate.exit(pass.pass(), retryAfter);
-      }
-      if (transport == null) {
-        Classification c = LokiResponses.classify(status, body.text());
-        if (c.kind() != Kind.RETRY_IN_SINK) {
-          return new Exchange(
-              status, body.text(), body.truncated(), c, req.body().length, unknown, retryAfter);
-        }
-      }
-      String what =
-          transport == null
-              ? "HTTP " + status
-              : "transport error: " + transport.getClass().getSimpleName();
-      p.failures.attemptFailed(); // PIPE-11: the lane's failing mark starts now
-      if (attempt >= attempts) {
-        throw fail(
-            "loki push failed after " + attempt + " attempt(s): " + what,
-            status,
-            body.text(),
-            transport,
-            retryAfter);
-      }
-      Duration wait = retryPolicy.backoff(attempt, retryAfter);
-      log.atWarn()
-          .addKeyValue("attempt", attempt)
-          .addKeyValue("status", status)
-          .addKeyValue("wait_ms", wait.toMillis())
-          .addKeyValue("retry_after_s", retryAfter.toSeconds())
-          .addKeyValue("error", what)
-          .log("loki push failed; retrying");
-      if (retryAfter.isPositive()) {
-        metrics.lokiRetryAfterWaits.add(1, IN_SINK);
-      }
-      if (!sleeper.sleep(wait, p.stop) || closed.isStopped()) {
-        throw fail("loki push retry aborted by stop", status, body.text(), transport, retryAfter);
-      }
-    }
   }
 
   /** Delta-seconds {@code Retry-After}; HTTP-date and garbage are ignored (zero). */
@@ -569,31 +489,11 @@ public final class LokiHttpSink implements Sink {
     return RetryPolicy.retryAfter(header);
   }
 
-  /** SINK-9: the wait before in-sink retry {@code k} (see {@link RetryPolicy#backoff}). */
-  Duration backoff(int k, Duration retryAfter) {
-    return retryPolicy.backoff(k, retryAfter);
-  }
-
   private RetryableSinkException fail(String message, int status, String body) {
-    return fail(message, status, body, null, Duration.ZERO);
-  }
-
-  private RetryableSinkException fail(
-      String message, int status, String body, Throwable cause, Duration retryAfter) {
-    long streak = failureStreak.incrementAndGet();
-    if (streak == 1 || streak % 10 == 0) {
-      log.atError()
-          .addKeyValue("status", status)
-          .addKeyValue("consecutive_failures", streak)
-          .addKeyValue("body", excerpt(body))
-          .setCause(cause)
-          .log(message);
-    }
-    return new RetryableSinkException(message, status, cause, retryAfter, excerpt(body));
+    return transport.fail(message, status, body, null, Duration.ZERO);
   }
 
   private static String excerpt(String body) {
-    String s = body == null ? "" : body.strip();
-    return s.length() <= BODY_EXCERPT ? s : s.substring(0, BODY_EXCERPT) + "…";
+    return LokiTransport.excerpt(body);
   }
 }

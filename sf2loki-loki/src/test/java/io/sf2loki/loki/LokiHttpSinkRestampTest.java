@@ -24,7 +24,9 @@ import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.PermanentSinkException;
 import io.sf2loki.core.spi.PushResult;
 import io.sf2loki.core.spi.RetryableSinkException;
+import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.time.FakeTime;
+import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiSinkSettings.LateEntries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -394,7 +396,9 @@ class LokiHttpSinkRestampTest {
             entry(EVENT, "OLD-3"),
             entry(EVENT, "OLD-4"));
     LokiHttpSink s = sink(json().withBatchLimits(2, 0));
-    assertThatThrownBy(() -> s.push(b, false)).isInstanceOf(RetryableSinkException.class);
+    Sink.Delivery d = s.open(b); // holds the batch's marks across its attempts
+    assertThatThrownBy(() -> d.push(false, new StopSignal()))
+        .isInstanceOf(RetryableSinkException.class);
     assertThat(requests()).hasSize(3); // the batch, follow-up [1,2] ok, follow-up [3,4] 401
     List<Sent> firstTry = sent(requests().get(2)); // the 401 follow-up
     assertThat(firstTry).extracting(Sent::line).containsExactly("OLD-3", "OLD-4");
@@ -402,7 +406,7 @@ class LokiHttpSinkRestampTest {
     wm.resetAll();
     wm.stubFor(post(PATH).willReturn(aResponse().withStatus(204)));
     time.advance(Duration.ofMinutes(5));
-    PushResult r = s.push(b, false);
+    PushResult r = d.push(false, new StopSignal());
 
     assertThat(r.droppedByReason()).isEmpty();
     assertThat(requests()).hasSize(1);
@@ -424,11 +428,13 @@ class LokiHttpSinkRestampTest {
     rejectRestamped("OLD-2", 503, "unavailable");
     Batch b = batch(entry(EVENT, "OLD-1"), entry(EVENT, "OLD-2"));
     LokiHttpSink s = sink(json().withBatchLimits(1, 0));
-    assertThatThrownBy(() -> s.push(b, true)).isInstanceOf(RetryableSinkException.class);
+    Sink.Delivery d = s.open(b);
+    assertThatThrownBy(() -> d.push(true, new StopSignal()))
+        .isInstanceOf(RetryableSinkException.class);
 
     wm.resetAll();
     wm.stubFor(post(PATH).willReturn(aResponse().withStatus(204)));
-    PushResult r = s.push(b, false);
+    PushResult r = d.push(false, new StopSignal());
     assertThat(r.droppedByReason()).isEqualTo(Map.of("too_new", 1));
     assertThat(deliveredLate()).extracting(Sent::line).containsExactly("OLD-2");
     assertThat(requests()).hasSize(1);

@@ -26,6 +26,7 @@ import io.sf2loki.core.spi.PermanentSinkException;
 import io.sf2loki.core.spi.PushResult;
 import io.sf2loki.core.spi.RetryableSinkException;
 import io.sf2loki.core.time.FakeTime;
+import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.encode.SnappyCodec;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -484,11 +485,14 @@ class LokiHttpSinkTest {
             .willReturn(aResponse().withStatus(401)));
     Batch b = batch("POISON", "b", "c", "d");
     LokiHttpSink s = sink(json());
-    assertThatThrownBy(() -> s.push(b, false)).isInstanceOf(RetryableSinkException.class);
+    // the retry goes through the batch's delivery, which holds its marks (the sink holds none)
+    io.sf2loki.core.spi.Sink.Delivery d = s.open(b);
+    assertThatThrownBy(() -> d.push(false, new StopSignal()))
+        .isInstanceOf(RetryableSinkException.class);
 
     wm.resetAll();
     stub(204, "");
-    PushResult r = s.push(b, false);
+    PushResult r = d.push(false, new StopSignal());
     assertThat(r.droppedByReason()).isEqualTo(Map.of("bad_request", 1));
     assertThat(requests()).hasSize(1);
     // SPEC SINK-16 (corrected rule): "b" was delivered by the failed push's split, so the retry
@@ -539,6 +543,30 @@ class LokiHttpSinkTest {
         .doesNotContain("POISON")
         .doesNotContain("\"b\"")
         .contains("\"c\"", "\"d\"");
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-10, PIPE-7: the sink keeps no per-batch state between calls — push(batch) twice with"
+          + " the same instance is two fresh deliveries")
+  void sink10PushKeepsNoStateBetweenCalls() throws Exception {
+    stub(204, "");
+    wm.stubFor(
+        post(PATH)
+            .atPriority(1)
+            .withRequestBody(containing("POISON"))
+            .willReturn(aResponse().withStatus(400).withBody("bad")));
+    wm.stubFor(
+        post(PATH)
+            .atPriority(2)
+            .withRequestBody(containing("\"c\""))
+            .willReturn(aResponse().withStatus(401)));
+    Batch b = batch("POISON", "b", "c", "d");
+    LokiHttpSink s = sink(json());
+    assertThatThrownBy(() -> s.push(b, false)).isInstanceOf(RetryableSinkException.class);
+    wm.resetRequests();
+    assertThatThrownBy(() -> s.push(b, false)).isInstanceOf(RetryableSinkException.class);
+    assertThat(body(requests().get(0))).contains("POISON", "\"b\"");
   }
 
   @Test

@@ -21,16 +21,30 @@ final class CountingSink implements Sink {
   @Override
   public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
-    try {
-      PushResult r = delegate.push(batch, singleAttempt, stop);
-      int d = r.droppedByReason().values().stream().mapToInt(Integer::intValue).sum();
-      dropped.addAndGet(d);
-      delivered.addAndGet(batch.realCount() - d);
-      return r;
-    } catch (PermanentSinkException e) {
-      dropped.addAndGet(batch.realCount());
-      throw e;
-    }
+    return open(batch).push(singleAttempt, stop);
+  }
+
+  @Override
+  public Delivery open(Batch batch) {
+    return open(batch, AttemptFailures.NONE);
+  }
+
+  /** The delegate's delivery (which holds the batch's marks across retries), counted. */
+  @Override
+  public Delivery open(Batch batch, AttemptFailures failures) {
+    Delivery d = delegate.open(batch, failures);
+    return (singleAttempt, stop) -> {
+      try {
+        PushResult r = d.push(singleAttempt, stop);
+        int dropped = r.droppedByReason().values().stream().mapToInt(Integer::intValue).sum();
+        this.dropped.addAndGet(dropped);
+        delivered.addAndGet(batch.realCount() - dropped);
+        return r;
+      } catch (PermanentSinkException e) {
+        dropped.addAndGet(batch.realCount());
+        throw e;
+      }
+    };
   }
 
   long delivered() {

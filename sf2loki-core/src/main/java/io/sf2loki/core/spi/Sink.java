@@ -4,9 +4,10 @@ import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.time.StopSignal;
 
 /**
- * Turns a batch into Loki push requests (SPEC SINK-1…SINK-14). Thread-safe: both lanes may push
- * concurrently. A batch that failed retryably is pushed again as the same {@link Batch} instance,
- * so the sink can exclude entries it already dropped (SINK-10).
+ * Turns a batch into Loki push requests (SPEC SINK-1…SINK-19). Thread-safe: both lanes may push
+ * concurrently. A batch that failed retryably is retried through its {@link Delivery} ({@link
+ * #open(Batch)}), which holds what earlier attempts delivered, dropped or restamped, so the retry
+ * excludes those entries (SINK-10); a sink keeps no per-batch state between calls.
  */
 public interface Sink extends AutoCloseable {
   /**

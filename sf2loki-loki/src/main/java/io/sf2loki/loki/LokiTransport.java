@@ -1,0 +1,218 @@
+package io.sf2loki.loki;
+
+import io.opentelemetry.api.common.Attributes;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.spi.RetryableSinkException;
+import io.sf2loki.core.time.Sleeper;
+import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.loki.LokiResponses.Classification;
+import io.sf2loki.loki.LokiResponses.Kind;
+import io.sf2loki.loki.SinkPush.Exchange;
+import io.sf2loki.loki.encode.EncodedRequest;
+import io.sf2loki.loki.encode.LokiEncoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Loki request's exchange for {@link LokiHttpSink}: the body encoded on the CPU executor
+ * (PIPE-26), the tenant's {@code Retry-After} gate (SINK-17), the HTTP call (SINK-3), SINK-8
+ * classification of the whole body up to 64 KiB, and the in-sink retries of SINK-9 — the only retry
+ * loop inside the sink. Owns the JDK {@link HttpClient} and its virtual-thread executor ({@link
+ * #close()}), and the outage streak behind the ERROR/recovered logs. Logs under {@link
+ * LokiHttpSink}'s logger. Thread-safe: both lanes may send concurrently.
+ */
+final class LokiTransport implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LokiHttpSink.class);
+  private static final int BODY_EXCERPT = 512;
+  private static final Attributes GATE = Attributes.of(Sf2lokiMetrics.LAYER, "tenant_gate");
+  private static final Attributes IN_SINK = Attributes.of(Sf2lokiMetrics.LAYER, "in_sink");
+
+  private final Sf2lokiMetrics metrics;
+  private final Sleeper sleeper;
+  private final RetryPolicy retryPolicy;
+  private final Executor cpu;
+  private final TenantGate gate;
+  private final LokiEncoder encoder;
+  private final LokiRequests requests;
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private final HttpClient client;
+  private final StopSignal closed = new StopSignal();
+  private final AtomicLong failureStreak = new AtomicLong();
+
+  LokiTransport(
+      LokiSinkSettings settings,
+      Sf2lokiMetrics metrics,
+      Sleeper sleeper,
+      RetryPolicy retryPolicy,
+      Executor cpu,
+      TenantGate gate) {
+    this.metrics = metrics;
+    this.sleeper = sleeper;
+    this.retryPolicy = retryPolicy;
+    this.cpu = cpu;
+    this.gate = gate;
+    this.encoder = LokiEncoder.of(settings.encoding(), settings.compression());
+    this.requests = new LokiRequests(settings);
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(settings.connectTimeout())
+            .executor(executor)
+            .build();
+  }
+
+  /** Encodes on the CPU executor (PIPE-26); the caller's wait is interruptible. */
+  EncodedRequest encode(List<LogEntry> entries, boolean withMetadata) throws InterruptedException {
+    CompletableFuture<EncodedRequest> f =
+        CompletableFuture.supplyAsync(() -> encoder.encode(entries, withMetadata), cpu);
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Sends {@code req} until an answer other than 429/5xx/transport error, at most {@link
+   * LokiHttpSink#MAX_ATTEMPTS} times (once with {@code p.singleAttempt}), waiting the SINK-9
+   * backoff between attempts on the injected sleeper (stop-aware).
+   *
+   * @param unknownAtSend label sets without a high-water mark when sent (SINK-16)
+   * @throws RetryableSinkException attempts exhausted, stop inside a wait, or the sink closed
+   */
+  Exchange send(EncodedRequest req, SinkPush p, Set<Map<String, String>> unknownAtSend)
+      throws RetryableSinkException, InterruptedException {
+    int attempts = p.singleAttempt ? 1 : LokiHttpSink.MAX_ATTEMPTS;
+    HttpRequest request = requests.request(req);
+    long served = TenantGate.NONE;
+    for (int attempt = 1; ; attempt++) {
+      TenantGate.Entry pass = gate.enter(served, p.stop, closed);
+      if (pass.waited()) {
+        metrics.lokiRetryAfterWaits.add(1, GATE);
+      }
+      if (pass.pass() == TenantGate.Pass.STOPPED) {
+        throw fail("loki push stopped inside a Retry-After window", 429, "", null, Duration.ZERO);
+      }
+      int status = 0;
+      LokiBody body = LokiBody.EMPTY;
+      Duration retryAfter = Duration.ZERO;
+      IOException transport = null;
+      try {
+        HttpResponse<InputStream> resp =
+            client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        status = resp.statusCode();
+        body = LokiBody.read(resp.body());
+        retryAfter =
+            RetryPolicy.cap(
+                RetryPolicy.retryAfter(resp.headers().firstValue("Retry-After").orElse(null)));
+      } catch (IOException e) {
+        transport = e;
+      } finally {
+        served = gate.exit(pass.pass(), retryAfter);
+      }
+      if (transport == null) {
+        Classification c = LokiResponses.classify(status, body.text());
+        if (c.kind() != Kind.RETRY_IN_SINK) {
+          return new Exchange(
+              status,
+              body.text(),
+              body.truncated(),
+              c,
+              req.body().length,
+              unknownAtSend,
+              retryAfter);
+        }
+      }
+      String what =
+          transport == null
+              ? "HTTP " + status
+              : "transport error: " + transport.getClass().getSimpleName();
+      p.failures.attemptFailed(); // PIPE-11: the lane's failing mark starts now
+      if (attempt >= attempts) {
+        throw fail(
+            "loki push failed after " + attempt + " attempt(s): " + what,
+            status,
+            body.text(),
+            transport,
+            retryAfter);
+      }
+      Duration wait = retryPolicy.backoff(attempt, retryAfter);
+      log.atWarn()
+          .addKeyValue("attempt", attempt)
+          .addKeyValue("status", status)
+          .addKeyValue("wait_ms", wait.toMillis())
+          .addKeyValue("retry_after_s", retryAfter.toSeconds())
+          .addKeyValue("error", what)
+          .log("loki push failed; retrying");
+      if (retryAfter.isPositive()) {
+        metrics.lokiRetryAfterWaits.add(1, IN_SINK);
+      }
+      if (!sleeper.sleep(wait, p.stop) || closed.isStopped()) {
+        throw fail("loki push retry aborted by stop", status, body.text(), transport, retryAfter);
+      }
+    }
+  }
+
+  /** A stored answer ends the outage streak (INFO "loki push recovered" when there was one). */
+  void recovered() {
+    long streak = failureStreak.getAndSet(0);
+    if (streak > 0) {
+      log.atInfo().addKeyValue("failures", streak).log("loki push recovered");
+    }
+  }
+
+  /** A retryable failure; ERROR on the 1st consecutive failure and every 10th after (SINK-8). */
+  RetryableSinkException fail(
+      String message, int status, String body, Throwable cause, Duration retryAfter) {
+    long streak = failureStreak.incrementAndGet();
+    if (streak == 1 || streak % 10 == 0) {
+      log.atError()
+          .addKeyValue("status", status)
+          .addKeyValue("consecutive_failures", streak)
+          .addKeyValue("body", excerpt(body))
+          .setCause(cause)
+          .log(message);
+    }
+    return new RetryableSinkException(message, status, cause, retryAfter, excerpt(body));
+  }
+
+  /** The first 512 characters of a stripped body, for logs and exceptions only. */
+  static String excerpt(String body) {
+    String s = body == null ? "" : body.strip();
+    return s.length() <= BODY_EXCERPT ? s : s.substring(0, BODY_EXCERPT) + "…";
+  }
+
+  /** Ends gate and retry waits (a waiting send fails retryably) and closes the HTTP client. */
+  @Override
+  public void close() {
+    closed.stop();
+    client.close();
+    executor.close();
+  }
+}
