@@ -290,7 +290,9 @@ public final class Backfill {
           doc.file().path(),
           readOnly ? FileCheckpointStore.LockMode.NONE : FileCheckpointStore.LockMode.PROCESS);
     }
-    return Components.openStore(doc, time.sleeper(), stop);
+    // BF-2: the 1.x local backfill file is read once while the object document does not exist
+    return LocalFallbackStore.wrap(
+        Components.openStore(doc, time.sleeper(), stop), doc.file().path());
   }
 
   /** BF-3: ranges beyond ELF retention or Loki's default sample age. */
