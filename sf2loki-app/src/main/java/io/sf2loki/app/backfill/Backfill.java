@@ -6,6 +6,8 @@ import io.sf2loki.app.cli.Version;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.app.logging.LogSetup;
+import io.sf2loki.app.logging.SpecLevels;
 import io.sf2loki.app.run.Components;
 import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.limits.EntryLimiter;
@@ -72,6 +74,19 @@ public final class Backfill {
     this.err = err;
     this.time = time;
     this.terminal = terminal;
+  }
+
+  /**
+   * Routes the process's logs to stderr in the configured level and format (OBS-9, OBS-10), so
+   * stdout carries only the dry-run report and the BF-11 summary, and the BF-13 progress INFO lines
+   * (when stderr is no terminal) go where every other log line of the command goes.
+   *
+   * @throws IllegalArgumentException for an unknown level or format
+   */
+  public static void configureLogging(String level, String format) {
+    if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext ctx) {
+      LogSetup.configure(ctx, SpecLevels.parse(level), LogSetup.Format.parse(format), System.err);
+    }
   }
 
   /** Whether this process's stderr is a terminal. */
