@@ -64,12 +64,27 @@ public final class BackfillBeside {
         Child receiver = Child.start(dir, "receiver", DiscardReceiver.class.getName())) {
       String port = receiver.lineStartingWith("PORT ").substring(5).trim();
       long files = (rows + perFile - 1) / perFile;
+      long csvBytes = 0;
       for (int i = 0; i < files; i++) {
         Instant logDate = today.minusDays(2).atStartOfDay(ZoneOffset.UTC).toInstant();
         Instant created = logDate.plus(Duration.ofHours(1)).plusSeconds(i);
-        org.addGeneratedLogFile(
-            "Login", "Daily", logDate, created, Math.min(perFile, rows - i * perFile), 100 + i);
+        csvBytes +=
+            org.addGeneratedLogFile(
+                    "Login",
+                    "Daily",
+                    logDate,
+                    created,
+                    Math.min(perFile, rows - i * perFile),
+                    100 + i)
+                .length();
       }
+      System.out.printf(
+          Locale.ROOT,
+          "ELF files: %d Login files, %,d rows, sum LogFileLength %,d B (%.0f B/row)%n",
+          files,
+          rows,
+          csvBytes,
+          (double) csvBytes / rows);
       Path cfg = writeConfig(dir, org, "http://127.0.0.1:" + port + "/loki/api/v1/push");
       String[] backfill = {
         "backfill",
@@ -179,6 +194,9 @@ public final class BackfillBeside {
       if (rc != 0 || !m.find()) {
         throw new IllegalStateException("backfill exited " + rc + ":\n" + out);
       }
+      out.lines()
+          .filter(l -> l.startsWith("sf2loki backfill summary"))
+          .forEach(l -> System.out.println("  " + l));
       return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
     }
   }

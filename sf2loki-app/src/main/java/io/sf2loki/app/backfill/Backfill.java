@@ -89,6 +89,14 @@ public final class Backfill {
     }
   }
 
+  /**
+   * The state configuration of the backfill cursors' own document (BF-2): {@code
+   * state-backfill.json} beside {@code state.file.path}, or the s3/gcs name with {@code -backfill}.
+   */
+  public static StateConfig cursorDocument(StateConfig daemonState) {
+    return BackfillStore.backfillDocument(daemonState);
+  }
+
   /** Whether this process's stderr is a terminal. */
   public static boolean stderrIsTerminal() {
     return BackfillProgress.stderrIsTerminal();
@@ -137,11 +145,15 @@ public final class Backfill {
         }
         warnEmptyTypes(plans, request);
         if (request.dryRun()) {
+          var batch = cfg.sink().loki().batch();
           DryRunReport.print(
               out,
               plans,
-              DryRunReport.rate(
-                  request.maxBytesPerSecond(), cfg.sink().loki().egress().maxBytesPerSecond()));
+              new DryRunReport.Estimate(
+                  DryRunReport.rate(
+                      request.maxBytesPerSecond(), cfg.sink().loki().egress().maxBytesPerSecond()),
+                  batch.maxEntries(),
+                  batch.maxBytes()));
           return EXIT_OK;
         }
         Map<String, String> labels = Components.staticLabels(cfg, org.get(), orgId);

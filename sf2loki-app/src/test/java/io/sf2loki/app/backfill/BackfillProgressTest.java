@@ -142,7 +142,7 @@ class BackfillProgressTest {
         for (String line : c.stdout().split("\\R")) {
           assertThat(line)
               .as("stdout: " + c.stdout())
-              .matches("(type=|  file id=|sf2loki backfill dry run: |SLF4J).*|");
+              .matches("(type=|  file id=|sf2loki backfill dry run|SLF4J).*|");
         }
         assertThat(c.stdout()).contains("sf2loki backfill dry run: types=2 ");
       }
