@@ -39,17 +39,17 @@ class DryRunReportTest {
   void bf17_estimateWithoutCap() {
     String out = print(DryRunReport.rate(0, 0));
     // A: 2,000 rows → 2 pushes by entries, 2,000,000 line bytes → 2 by bytes; B: 10 rows → 1
-    // duration: 1,005,000 B / 2,097,152 B/s = 0.48 s → 0:00:01
+    // duration: 1,005,000 B / 2,097,152 B/s = 0.48 s (H:MM:SS shows whole seconds)
     assertThat(out)
         .contains(
             "type=Login files=2 bytes=1005000 api_calls=3 listings=1 downloads=2 rows_est=2010"
-                + " pushes_est=3 estimated=0:00:01\n")
+                + " pushes_est=3 estimated=0:00:00\n")
         .contains(
             "type=API files=1 bytes=0 api_calls=3 listings=2 downloads=1 rows_est=0 pushes_est=0"
                 + " estimated=0:00:00\n")
         .contains(
             "sf2loki backfill dry run: types=2 files=3 bytes=1005000 api_calls=6 rows_est=2010"
-                + " pushes_est=3 estimated=0:00:01; nothing downloaded, pushed or committed\n")
+                + " pushes_est=3 estimated=0:00:00; nothing downloaded, pushed or committed\n")
         .contains("rows = LogFileLength / 500 B (nominal)")
         .contains("line bytes = 2.0 x LogFileLength (nominal)")
         .contains("pushes per file = max(rows / 1000, line bytes / 1048576)")
@@ -65,6 +65,7 @@ class DryRunReportTest {
     assertThat(out)
         .contains("pushes_est=3 estimated=0:03:21\n") // Login: 2,010,000 / 10,000 = 201 s
         .contains("at the cap 10000 B/s (--max-bytes-per-second)");
-    assertThat(print(DryRunReport.rate(0, 5_000))).contains("(sink.loki.egress.max_bytes_per_second)");
+    assertThat(print(DryRunReport.rate(0, 5_000)))
+        .contains("(sink.loki.egress.max_bytes_per_second)");
   }
 }
