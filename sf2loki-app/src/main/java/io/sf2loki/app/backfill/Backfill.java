@@ -135,6 +135,8 @@ public final class Backfill {
         return EXIT_FAILED;
       }
       StateConfig doc = BackfillStore.backfillDocument(cfg.state());
+      // a relative state.file.path resolves against the working directory, as for the daemon
+      err.println("sf2loki: backfill cursors: " + describeAbsolute(doc));
       try (CheckpointStore store = openStore(doc, request.dryRun(), stop)) {
         String prefix = cfg.multiOrg() ? org.get().name() : null;
         BackfillPlanner planner = new BackfillPlanner(files, request.since(), request.until());
@@ -309,6 +311,13 @@ public final class Backfill {
                 + "); check the type name and --interval");
       }
     }
+  }
+
+  /** The document's location; a file path made absolute (the working directory resolves it). */
+  static String describeAbsolute(StateConfig doc) {
+    return doc.store() == StateConfig.Store.FILE
+        ? doc.file().path().toAbsolutePath().normalize().toString()
+        : Components.describe(doc);
   }
 
   private CheckpointStore openStore(StateConfig doc, boolean readOnly, StopSignal stop) {
