@@ -345,6 +345,8 @@ public final class EndToEnd {
               new EntryLimiter(256 * 1024, m)::apply,
               CommitListener.none());
       ProcessStats.resetPeaks();
+      System.out.println("E2E (f) started"); // BackfillBeside starts its backfill on this line
+      System.out.flush();
       long t0 = System.nanoTime();
       p.run(new StopSignal());
       double secs = (System.nanoTime() - t0) / 1e9;

@@ -6,6 +6,8 @@ import io.sf2loki.app.cli.Version;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.app.logging.LogSetup;
+import io.sf2loki.app.logging.SpecLevels;
 import io.sf2loki.app.run.Components;
 import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.limits.EntryLimiter;
@@ -74,6 +76,27 @@ public final class Backfill {
     this.terminal = terminal;
   }
 
+  /**
+   * Routes the process's logs to stderr in the configured level and format (OBS-9, OBS-10), so
+   * stdout carries only the dry-run report and the BF-11 summary, and the BF-13 progress INFO lines
+   * (when stderr is no terminal) go where every other log line of the command goes.
+   *
+   * @throws IllegalArgumentException for an unknown level or format
+   */
+  public static void configureLogging(String level, String format) {
+    if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext ctx) {
+      LogSetup.configure(ctx, SpecLevels.parse(level), LogSetup.Format.parse(format), System.err);
+    }
+  }
+
+  /**
+   * The state configuration of the backfill cursors' own document (BF-2): {@code
+   * state-backfill.json} beside {@code state.file.path}, or the s3/gcs name with {@code -backfill}.
+   */
+  public static StateConfig cursorDocument(StateConfig daemonState) {
+    return BackfillStore.backfillDocument(daemonState);
+  }
+
   /** Whether this process's stderr is a terminal. */
   public static boolean stderrIsTerminal() {
     return BackfillProgress.stderrIsTerminal();
@@ -112,6 +135,8 @@ public final class Backfill {
         return EXIT_FAILED;
       }
       StateConfig doc = BackfillStore.backfillDocument(cfg.state());
+      // a relative state.file.path resolves against the working directory, as for the daemon
+      err.println("sf2loki: backfill cursors: " + describeAbsolute(doc));
       try (CheckpointStore store = openStore(doc, request.dryRun(), stop)) {
         String prefix = cfg.multiOrg() ? org.get().name() : null;
         BackfillPlanner planner = new BackfillPlanner(files, request.since(), request.until());
@@ -122,11 +147,15 @@ public final class Backfill {
         }
         warnEmptyTypes(plans, request);
         if (request.dryRun()) {
+          var batch = cfg.pipeline();
           DryRunReport.print(
               out,
               plans,
-              DryRunReport.rate(
-                  request.maxBytesPerSecond(), cfg.loki().egress().maxBytesPerSecond()));
+              new DryRunReport.Estimate(
+                  DryRunReport.rate(
+                      request.maxBytesPerSecond(), cfg.loki().egress().maxBytesPerSecond()),
+                  batch.maxEntries(),
+                  batch.maxBytes()));
           return EXIT_OK;
         }
         Map<String, String> labels = Components.staticLabels(cfg, org.get(), orgId);
@@ -285,13 +314,22 @@ public final class Backfill {
     }
   }
 
+  /** The document's location; a file path made absolute (the working directory resolves it). */
+  static String describeAbsolute(StateConfig doc) {
+    return doc.store() == StateConfig.Store.FILE
+        ? doc.file().path().toAbsolutePath().normalize().toString()
+        : Components.describe(doc);
+  }
+
   private CheckpointStore openStore(StateConfig doc, boolean readOnly, StopSignal stop) {
     if (doc.store() == StateConfig.Store.FILE) {
       return new FileCheckpointStore(
           doc.file().path(),
           readOnly ? FileCheckpointStore.LockMode.NONE : FileCheckpointStore.LockMode.PROCESS);
     }
-    return Components.openStore(doc, time.sleeper(), stop);
+    // BF-2: the 1.x local backfill file is read once while the object document does not exist
+    return LocalFallbackStore.wrap(
+        Components.openStore(doc, time.sleeper(), stop), doc.file().path());
   }
 
   /** BF-3: ranges beyond ELF retention or Loki's default sample age. */

@@ -22,8 +22,9 @@ import picocli.CommandLine.Option;
         "Ingest EventLogFile history for one org, once (BF-1…BF-11); --dry-run only lists what"
             + " would be ingested (FEAT-4).",
     footer =
-        "%nExit status: 0 done (failed types are reported), 1 a push was abandoned or discovery"
-            + " failed, 2 bad date, type, configuration or org.")
+        "%nExit status (CLI-11): 0 done (failed types are reported); 1 a push was abandoned"
+            + " (BF-9), discovery or authentication failed, or the run was stopped before the end"
+            + " (rerun to resume, BF-12); 2 bad date, type, configuration or org.")
 public final class BackfillCommand implements Callable<Integer> {
   /** What runs a validated request. */
   @FunctionalInterface
@@ -62,7 +63,8 @@ public final class BackfillCommand implements Callable<Integer> {
   @Option(
       names = "--interval",
       paramLabel = "Daily|Hourly",
-      description = "Log file interval (default: sources.eventlogfile.interval of the config).")
+      description =
+          "Log file interval, any case (default: sources.eventlogfile.interval of the config).")
   String interval;
 
   @Option(

@@ -96,9 +96,15 @@ public record BackfillRequest(
       throw new InvalidRequestException(
           "--since " + since + " is not before --until " + (until == null ? "(now)" : until));
     }
-    if (interval != null && !"Daily".equals(interval) && !"Hourly".equals(interval)) {
-      throw new InvalidRequestException(
-          "--interval must be Daily or Hourly, not '" + interval + "'");
+    if (interval != null) { // Salesforce spells them Daily / Hourly; any case is accepted
+      if (interval.equalsIgnoreCase("Daily")) {
+        interval = "Daily";
+      } else if (interval.equalsIgnoreCase("Hourly")) {
+        interval = "Hourly";
+      } else {
+        throw new InvalidRequestException(
+            "--interval must be Daily or Hourly (any case), not '" + interval + "'");
+      }
     }
     if (concurrency < 1) {
       throw new InvalidRequestException("--concurrency must be at least 1, not " + concurrency);

@@ -72,6 +72,7 @@ final class BackfillRun {
   private final BackfillSummary summary;
   private final BackfillProgress progress;
   private final Map<Map<String, String>, Map<String, String>> labelCache = new IdentityHashMap<>();
+  private final TimestampOrder order = new TimestampOrder();
   private Instant lastIngestStamp = Instant.EPOCH;
 
   BackfillRun(
@@ -157,33 +158,16 @@ final class BackfillRun {
       throws InterruptedException {
     Instant serverNow = p.time().now();
     CheckpointToken token = new CheckpointToken(key, "");
+    TimestampOrder.Opener opener = () -> source(p.files().rows(file, spool, serverNow, token));
+    ChunkBuilder chunks = new ChunkBuilder();
     long rows;
-    try (ElfFiles.Rows reader = p.files().rows(file, spool, serverNow, token)) {
-      List<LogEntry> chunk = new ArrayList<>();
-      long chunkBytes = 0;
-      while (true) {
-        List<LogEntry> read = reader.next(READ_ROWS);
-        if (read.isEmpty()) {
-          break;
-        }
-        summary.rowsRead.addAndGet(read.size());
-        for (LogEntry raw : read) {
-          LogEntry e = p.limiter().apply(decorate(raw));
-          if (!chunk.isEmpty()
-              && (chunk.size() >= p.maxEntries() || chunkBytes + e.lineBytes() > p.maxBytes())) {
-            p.pusher().push(chunk);
-            progress.update();
-            chunk = new ArrayList<>();
-            chunkBytes = 0;
-          }
-          chunk.add(e);
-          chunkBytes += e.lineBytes();
-        }
-      }
-      if (!chunk.isEmpty()) {
-        p.pusher().push(chunk);
-      }
-      rows = reader.rowsRead();
+    try {
+      // BF-8: label mode emits a file's entries in timestamp order; ingest mode restamps them
+      rows =
+          request.ingestTimestamps()
+              ? order.emitAsRead(opener, chunks::add)
+              : order.emit(opener, chunks::add);
+      chunks.flush();
     } catch (ChunkPusher.PushAbandonedException e) {
       log.atError().addKeyValue("event_type", type).log("backfill abandoned: " + e.getMessage());
       summary.typeFailed(type, "push abandoned: " + e.getMessage());
@@ -197,6 +181,10 @@ final class BackfillRun {
           .log("backfill cannot read the file; the type stops: " + e.getMessage());
       summary.typeFailed(type, "read " + file.id() + ": " + e.getMessage());
       return new FileResult(cursor, new Outcome(false, false));
+    } catch (InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("unexpected: " + e, e);
     }
     summary.fileBytesDone.addAndGet(file.lengthBytes());
     if (rows == 0) { // BF-10: a file yielding no entries is not committed
@@ -216,6 +204,53 @@ final class BackfillRun {
         .addKeyValue("rows", rows)
         .log("backfill file committed");
     return new FileResult(next, null);
+  }
+
+  /** Builds BF-9 chunks of decorated entries and pushes each full one. */
+  private final class ChunkBuilder {
+    private List<LogEntry> chunk = new ArrayList<>();
+    private long chunkBytes;
+
+    void add(LogEntry raw) throws Exception {
+      summary.rowsRead.incrementAndGet();
+      LogEntry e = p.limiter().apply(decorate(raw));
+      if (!chunk.isEmpty()
+          && (chunk.size() >= p.maxEntries() || chunkBytes + e.lineBytes() > p.maxBytes())) {
+        p.pusher().push(chunk);
+        progress.update();
+        chunk = new ArrayList<>();
+        chunkBytes = 0;
+      }
+      chunk.add(e);
+      chunkBytes += e.lineBytes();
+    }
+
+    void flush() throws Exception {
+      if (!chunk.isEmpty()) {
+        p.pusher().push(chunk);
+        chunk = new ArrayList<>();
+        chunkBytes = 0;
+      }
+    }
+  }
+
+  private static TimestampOrder.Source source(ElfFiles.Rows rows) {
+    return new TimestampOrder.Source() {
+      @Override
+      public List<LogEntry> next(int max) throws IOException, MalformedLogFileException {
+        return rows.next(max);
+      }
+
+      @Override
+      public long rowsRead() {
+        return rows.rowsRead();
+      }
+
+      @Override
+      public void close() throws IOException {
+        rows.close();
+      }
+    };
   }
 
   /**

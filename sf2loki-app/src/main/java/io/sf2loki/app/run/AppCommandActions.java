@@ -122,7 +122,8 @@ public final class AppCommandActions implements CommandActions {
     if (cfg == null) {
       return Daemon.EXIT_CONFIG;
     }
-    LogSetup.configure(cfg.service().logLevel().yaml(), cfg.service().logFormat().yaml());
+    io.sf2loki.app.backfill.Backfill.configureLogging( // logs on stderr, stdout = summary
+        cfg.service().logLevel().yaml(), cfg.service().logFormat().yaml());
     StopSignal stop = new StopSignal();
     try (Signals signals = Signals.install(stop)) {
       return new io.sf2loki.app.backfill.Backfill(

@@ -62,8 +62,43 @@ public final class StateCommands {
             out.println(
                 n + " checkpoint(s)" + (glob.equals("*") ? "" : " matching '" + glob + "'"));
           }
+          showBackfill(p);
           return 0;
         });
+  }
+
+  /**
+   * BF-2: the cursors of {@code sf2loki backfill} live in their own document; {@code show} lists
+   * the matching ones after the daemon's, when that document exists. Read-only: set, delete and
+   * export act on the daemon's document only.
+   */
+  private void showBackfill(Pattern p) {
+    StateConfig doc = io.sf2loki.app.backfill.Backfill.cursorDocument(cfg.state());
+    if (doc.store() == StateConfig.Store.FILE && !Files.isRegularFile(doc.file().path())) {
+      return;
+    }
+    Map<String, String> cursors;
+    try (StateTarget t =
+        doc.store() == StateConfig.Store.FILE
+            ? new FileStateTarget(doc.file().path(), false)
+            : new ObjectStateTarget(Components.objectBackend(doc))) {
+      cursors = t.show();
+    }
+    Map<String, String> matching = new TreeMap<>();
+    cursors.forEach(
+        (k, v) -> {
+          if (p.matcher(k).matches()) {
+            matching.put(k, v);
+          }
+        });
+    if (matching.isEmpty()) {
+      return;
+    }
+    out.println();
+    out.println("# backfill cursors (" + Components.describe(doc) + ", read-only):");
+    matching.forEach((k, v) -> out.println(k + "\t" + v));
+    out.println();
+    out.println(matching.size() + " backfill cursor(s)");
   }
 
   /** CLI-8: {@code state set KEY VALUE}. */

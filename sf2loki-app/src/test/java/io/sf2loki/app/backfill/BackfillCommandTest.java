@@ -22,6 +22,7 @@ class BackfillCommandTest {
   final List<BackfillRequest> requests = new ArrayList<>();
   final List<Path> configs = new ArrayList<>();
   final StringWriter err = new StringWriter();
+  final StringWriter out = new StringWriter();
   final Cli cli =
       new Cli(
           new CommandActions() {
@@ -42,7 +43,7 @@ class BackfillCommandTest {
               return 0;
             }
           },
-          new PrintWriter(new StringWriter(), true),
+          new PrintWriter(out, true),
           new PrintWriter(err, true),
           new HealthProbe(Duration.ofSeconds(3)));
 
@@ -128,5 +129,28 @@ class BackfillCommandTest {
         .isZero();
     assertThat(requests.getFirst().discovers()).isTrue();
     assertThat(requests.getFirst().eventTypes()).contains(List.of("*", "Login"));
+  }
+
+  @Test
+  @DisplayName(
+      "CLI-11, BF-1: --interval accepts daily / HOURLY in any case and passes Salesforce's spelling")
+  void cli11_intervalAnyCase() {
+    assertThat(cli.execute("backfill", "--since", "2026-11-01", "--interval", "daily")).isZero();
+    assertThat(cli.execute("backfill", "--since", "2026-11-01", "--interval", "HOURLY")).isZero();
+    assertThat(requests).extracting(BackfillRequest::interval).containsExactly("Daily", "Hourly");
+  }
+
+  @Test
+  @DisplayName(
+      "CLI-11: backfill --help states the exit statuses of the CLI-11 table (1 also for"
+          + " authentication failure and a stopped run)")
+  void cli11_helpExitStatusesMatchTable() {
+    assertThat(cli.execute("backfill", "--help")).isZero();
+    String help = out.toString().replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains("0 done (failed types are reported)")
+        .contains("1 a push was abandoned (BF-9), discovery or authentication failed, or the run")
+        .contains("stopped before the end (rerun to resume, BF-12)")
+        .contains("2 bad date, type, configuration or org");
   }
 }

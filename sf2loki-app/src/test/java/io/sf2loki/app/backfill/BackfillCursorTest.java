@@ -52,4 +52,31 @@ class BackfillCursorTest {
     assertThat(BackfillStore.key("prod", "Hourly", "API"))
         .isEqualTo("backfill:org=prod:Hourly:API");
   }
+
+  @Test
+  @DisplayName(
+      "BF-2: a relative state.file.path gives a relative sibling, so both resolve against the"
+          + " working directory exactly like the daemon's document; the stderr line shows it absolute")
+  void bf2_relativeStatePathResolvesLikeTheDaemons() {
+    for (String rel : List.of("state.json", "./sf2loki-sim-state.json", "sub/dir/state.json")) {
+      StateConfig c =
+          new StateConfig(
+              StateConfig.Store.FILE,
+              new StateConfig.File(Path.of(rel)),
+              null,
+              null,
+              Duration.ZERO);
+      Path daemon = c.file().path().toAbsolutePath().normalize();
+      Path backfill = BackfillStore.backfillDocument(c).file().path();
+      assertThat(backfill.isAbsolute()).as(rel).isFalse();
+      assertThat(backfill.toAbsolutePath().normalize().getParent())
+          .as(rel)
+          .isEqualTo(daemon.getParent());
+      assertThat(Backfill.describeAbsolute(BackfillStore.backfillDocument(c)))
+          .isEqualTo(
+              daemon
+                  .resolveSibling(BackfillStore.name(daemon.getFileName().toString()))
+                  .toString());
+    }
+  }
 }

@@ -124,6 +124,31 @@ class BackfillProgressTest {
     }
   }
 
+  @Test
+  @DisplayName(
+      "BF-13, BF-14: without a TTY the command's log lines (progress INFO, warnings) go to stderr"
+          + " in the configured format; stdout carries only the report")
+  void bf13_logLinesOnStderrNotStdout() throws Exception {
+    try (BackfillScenario s = new BackfillScenario(20, "")) {
+      List<String> args = new ArrayList<>(s.args("--dry-run"));
+      int since = args.indexOf("--since") + 1;
+      args.set(since, s.today.minusDays(8).toString()); // BF-3 logs a WARN for > 7 days
+      try (io.sf2loki.app.e2e.support.ChildJvm c =
+          io.sf2loki.app.e2e.support.ChildJvm.start(s.sf.dir(), args.toArray(String[]::new))) {
+        assertThat(c.waitFor(Duration.ofSeconds(120))).as(c.stderr()).isZero();
+        assertThat(c.stderr())
+            .contains("level=warning")
+            .contains("Loki rejects samples older than 168 h");
+        for (String line : c.stdout().split("\\R")) {
+          assertThat(line)
+              .as("stdout: " + c.stdout())
+              .matches("(type=|  file id=|sf2loki backfill dry run|SLF4J).*|");
+        }
+        assertThat(c.stdout()).contains("sf2loki backfill dry run: types=2 ");
+      }
+    }
+  }
+
   private static String read(Path p) throws IOException {
     return Files.exists(p) ? Files.readString(p, StandardCharsets.ISO_8859_1) : "";
   }

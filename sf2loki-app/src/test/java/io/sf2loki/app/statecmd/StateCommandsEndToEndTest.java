@@ -158,6 +158,35 @@ class StateCommandsEndToEndTest {
 
   @Test
   @DisplayName(
+      "CLI-7, BF-2: show lists the backfill document's cursors (state-backfill.json) after the"
+          + " daemon's, read-only and glob-filtered; nothing when that document does not exist")
+  void cli7_showListsBackfillCursors() throws Exception {
+    Path state = dir.resolve("state.json");
+    Files.writeString(state, "{\"pubsub:/event/A\":\"AAI=\"}");
+    Path cfg = fileConfig(state);
+    assertThat(state(cfg, "show")).isZero();
+    assertThat(out()).isEqualTo("pubsub:/event/A\tAAI=\n\n1 checkpoint(s)\n");
+
+    String cursor = "{\"done_ids\":[\"0AT1\"],\"last_created\":\"2026-11-02T01:00:00.000+0000\"}";
+    try (FileCheckpointStore b = new FileCheckpointStore(dir.resolve("state-backfill.json"))) {
+      b.commitMany(Map.of("backfill:Daily:Login", cursor), java.util.Set.of());
+    }
+    out.reset();
+    assertThat(state(cfg, "show")).isZero();
+    assertThat(out())
+        .isEqualTo(
+            "pubsub:/event/A\tAAI=\n\n1 checkpoint(s)\n\n# backfill cursors ("
+                + dir.resolve("state-backfill.json")
+                + ", read-only):\nbackfill:Daily:Login\t"
+                + cursor
+                + "\n\n1 backfill cursor(s)\n");
+    out.reset();
+    assertThat(state(cfg, "show", "--key", "pubsub:*")).isZero();
+    assertThat(out()).doesNotContain("backfill");
+  }
+
+  @Test
+  @DisplayName(
       "CLI-17: import merges by default, --replace drops absent keys, an imported"
           + " __fence_epoch__ is ignored with a WARN, export is compact JSON sorted by key")
   void cli17_importMergeReplaceAndSortedExport() throws Exception {
