@@ -353,7 +353,7 @@ final class RegexTranslator {
 
   /** The literal a punctuation escape stands for; anything else is outside the grammar. */
   int escapedLiteral(int c, int start) {
-    if (c < 128 && !Character.isLetterOrDigit(c) && c > ' ' && c != 127) {
+    if (c < 128 && !Character.isLetterOrDigit(c) && c >= ' ' && c != 127) {
       return c;
     }
     if (c >= '0' && c <= '9') {
