@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Translates one character class {@code […]} / {@code [^…]} of the portable grammar (SPEC XF-5)
- * the way Python's {@code re} reads it: a {@code ]} right after the opening bracket (or {@code ^})
- * is a literal, {@code -} first or last is a literal, a range needs two literal ends in order. No
- * nested {@code [}, no {@code &&}, only the escapes of XF-5.
+ * Translates one character class {@code […]} / {@code [^…]} of the portable grammar (SPEC XF-5) the
+ * way Python's {@code re} reads it: a {@code ]} right after the opening bracket (or {@code ^}) is a
+ * literal, {@code -} first or last is a literal, a range needs two literal ends in order. No nested
+ * {@code [}, no {@code &&}, only the escapes of XF-5.
  *
  * <p>Output: a Java class of explicit code points and properties. {@code \W} and {@code \S} are
  * complements, which a Java class cannot union safely, so a class holding them becomes an

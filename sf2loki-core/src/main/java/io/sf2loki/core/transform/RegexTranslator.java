@@ -21,6 +21,7 @@ final class RegexTranslator {
   private static final String WORD_CLASS = "[" + WORD + "]";
   private static final String ANY = "[\\x{0}-\\x{10FFFF}]";
   private static final String METAS = ".^$*+?{}[]\\|()";
+
   /** Largest repeat count accepted (XF-12). */
   static final int MAX_REPEAT = 65535;
 
@@ -219,8 +220,7 @@ final class RegexTranslator {
     while (pos < cp.length && cp[pos] != end) {
       int c = cp[pos];
       boolean ok =
-          c < 128
-              && (Character.isLetter(c) || c == '_' || (pos > start && Character.isDigit(c)));
+          c < 128 && (Character.isLetter(c) || c == '_' || (pos > start && Character.isDigit(c)));
       if (!ok) {
         throw error("group names must be ASCII identifiers [A-Za-z_][A-Za-z0-9_]* (XF-12)");
       }

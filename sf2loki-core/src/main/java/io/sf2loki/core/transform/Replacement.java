@@ -8,10 +8,10 @@ import java.util.regex.MatchResult;
 /**
  * A {@code regex_replace} replacement in the 1.x template dialect (SPEC XF-5): {@code \1}…{@code
  * \99}, {@code \g<n>} and {@code \g<name>} are group references (an unmatched group inserts
- * nothing), {@code \n} is a line feed, {@code \t} a tab, {@code \\} a backslash, {@code $} and every
- * other character are literal; any other backslash escape (octal {@code \0} and three-digit octal
- * forms such as {@code \101} included) is refused. Parsed against its pattern, so a reference to a
- * group the pattern lacks is refused at load, as 1.x did. Immutable and thread-safe.
+ * nothing), {@code \n} is a line feed, {@code \t} a tab, {@code \\} a backslash, {@code $} and
+ * every other character are literal; any other backslash escape (octal {@code \0} and three-digit
+ * octal forms such as {@code \101} included) is refused. Parsed against its pattern, so a reference
+ * to a group the pattern lacks is refused at load, as 1.x did. Immutable and thread-safe.
  */
 public final class Replacement {
   /** Literal text parts; {@code groups[i] >= 0} means part i is that group instead. */
@@ -78,7 +78,11 @@ public final class Replacement {
           int n = e - '0';
           if (i < cp.length && cp[i] >= '0' && cp[i] <= '9') {
             int d2 = cp[i];
-            if (e <= '7' && d2 <= '7' && i + 1 < cp.length && cp[i + 1] >= '0' && cp[i + 1] <= '7') {
+            if (e <= '7'
+                && d2 <= '7'
+                && i + 1 < cp.length
+                && cp[i + 1] >= '0'
+                && cp[i + 1] <= '7') {
               throw new PortableRegexException(
                   at, "three-digit octal escapes are not portable; write \\g<n> (XF-5)");
             }
@@ -126,7 +130,9 @@ public final class Replacement {
       return "octal escape \\0 is not portable (XF-5)";
     }
     String shown = e < 128 ? Character.toString(e) : String.format("u%04X", e);
-    return "escape \\" + shown + " is not allowed in a replacement (only \\1…\\99, \\g<…>, \\n,"
+    return "escape \\"
+        + shown
+        + " is not allowed in a replacement (only \\1…\\99, \\g<…>, \\n,"
         + " \\t, \\\\; XF-5)";
   }
 

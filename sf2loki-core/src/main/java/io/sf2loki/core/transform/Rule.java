@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /** One compiled rule (SPEC XF-2…XF-6). Immutable and thread-safe. */
-sealed interface Rule permits Rule.Hash, Rule.Mask, Rule.DropField, Rule.RegexReplace, Rule.DropRow {
+sealed interface Rule
+    permits Rule.Hash, Rule.Mask, Rule.DropField, Rule.RegexReplace, Rule.DropRow {
 
   /**
    * Applies the rule in place.
@@ -34,7 +35,8 @@ sealed interface Rule permits Rule.Hash, Rule.Mask, Rule.DropField, Rule.RegexRe
         throw new IllegalStateException("SHA-256 is required of every JRE", e);
       }
       // UTF-8(salt + text) = UTF-8(salt) + UTF-8(text) unless the salt ends inside a pair.
-      this.prefixSafe = salt.isEmpty() || !Character.isHighSurrogate(salt.charAt(salt.length() - 1));
+      this.prefixSafe =
+          salt.isEmpty() || !Character.isHighSurrogate(salt.charAt(salt.length() - 1));
       if (prefixSafe) {
         salted.update(salt.getBytes(StandardCharsets.UTF_8));
       }

@@ -41,7 +41,8 @@ final class PythonCases {
     List<Arguments> out = new ArrayList<>();
     for (JsonNode n : load().get("glob")) {
       out.add(
-          Arguments.of(n.get("glob").asText(), n.get("text").asText(), n.get("matches").asBoolean()));
+          Arguments.of(
+              n.get("glob").asText(), n.get("text").asText(), n.get("matches").asBoolean()));
     }
     return out;
   }
@@ -49,8 +50,7 @@ final class PythonCases {
   static List<Arguments> hash() {
     List<Arguments> out = new ArrayList<>();
     for (JsonNode n : load().get("hash")) {
-      out.add(
-          Arguments.of(n.get("salt").asText(), n.get("text").asText(), n.get("hash").asText()));
+      out.add(Arguments.of(n.get("salt").asText(), n.get("text").asText(), n.get("hash").asText()));
     }
     return out;
   }

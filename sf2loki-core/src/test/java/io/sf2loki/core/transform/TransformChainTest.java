@@ -88,7 +88,8 @@ class TransformChainTest {
           2001:db8::1 -> ***
           secret -> ***
           """)
-  @DisplayName("XF-3: e-mail keeps the domain, strict dotted-quad IPv4 keeps three octets, else ***")
+  @DisplayName(
+      "XF-3: e-mail keeps the domain, strict dotted-quad IPv4 keeps three octets, else ***")
   void xf3_mask(String in, String out) {
     Map<String, Object> r = row("F", in);
     chain("", TransformSpec.of(TransformAction.MASK, "F")).apply(r);

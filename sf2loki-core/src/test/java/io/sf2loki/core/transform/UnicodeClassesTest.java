@@ -40,7 +40,8 @@ class UnicodeClassesTest {
   }
 
   @Test
-  @DisplayName("XF-5, XF-12: \\w, \\d, \\s, \\W, \\D, \\S match what 1.x matched, code point by code point")
+  @DisplayName(
+      "XF-5, XF-12: \\w, \\d, \\s, \\W, \\D, \\S match what 1.x matched, code point by code point")
   void xf12_classesMatchPython() throws IOException {
     Map<String, BitSet> py = load();
     BitSet unassigned = py.get("cn");
@@ -60,9 +61,7 @@ class UnicodeClassesTest {
         assertThat(out.matcher(s).matches()).as("\\%S U+%04X", c, cp).isEqualTo(!expected);
         if (cp % 7 == 0) {
           assertThat(inClass.matcher(s).matches()).as("[\\%s] U+%04X", c, cp).isEqualTo(expected);
-          assertThat(negClass.matcher(s).matches())
-              .as("[^\\%S] U+%04X", c, cp)
-              .isEqualTo(expected);
+          assertThat(negClass.matcher(s).matches()).as("[^\\%S] U+%04X", c, cp).isEqualTo(expected);
         }
         checked++;
       }
