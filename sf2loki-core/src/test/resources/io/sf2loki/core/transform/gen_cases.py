@@ -5,6 +5,7 @@ engine must reproduce (SPEC XF-2, XF-5, XF-11). Run with Python 3.11+:
 import fnmatch
 import hashlib
 import json
+import random
 import re
 import sys
 
@@ -93,8 +94,58 @@ GLOBS = [
 HASH = [("", "hello"), ("pepper", "hello"), ("pepper", "203.0.113.7"), ("", ""),
         ("s\u00e9l", "\u00e9\U0001F600"), ("", "True"), ("", "nan")]
 
+def fuzz(seed=20261203, count=400):
+    """Random patterns from the XF-5 grammar, applied to random short texts."""
+    rnd = random.Random(seed)
+    lits = ["a", "b", "A", "\u00e9", "\u00c9", "1", "\u0663", " ", "_", "-", "\\.", "\\n", "\\t", "\\$"]
+    classes = ["[ab]", "[^a]", "[a-c]", "[\\d_]", "[^\\w\n]", "[\\W]", "[\\S-]", "[]a]", "[a-]"]
+    escapes = ["\\d", "\\w", "\\s", "\\D", "\\W", "\\S", "."]
+    anchors = ["^", "$", "\\A", "\\Z", "\\b", "\\B"]
+    quants = ["*", "+", "?", "*?", "+?", "??", "{2}", "{1,}", "{0,2}", "{1,2}?"]
+
+    def atom(depth):
+        r = rnd.random()
+        if r < 0.35:
+            return rnd.choice(lits)
+        if r < 0.5:
+            return rnd.choice(classes)
+        if r < 0.65:
+            return rnd.choice(escapes)
+        if r < 0.75 or depth > 2:
+            return rnd.choice(anchors)
+        return rnd.choice(["(", "(?:"]) + alt(depth + 1) + ")"
+
+    def seq(depth):
+        out = []
+        for _ in range(rnd.randint(0, 3)):
+            a = atom(depth)
+            if a not in anchors and rnd.random() < 0.4:
+                a += rnd.choice(quants)
+            out.append(a)
+        return "".join(out)
+
+    def alt(depth):
+        return "|".join(seq(depth) for _ in range(rnd.choice([1, 1, 1, 2, 3])))
+
+    alphabet = ["a", "b", "A", "B", "\u00e9", "\u00c9", "1", "\u0663", " ", "\n", "_", "-", ".", "\t", "$"]
+    out = []
+    while len(out) < count:
+        flags = rnd.choice(["", "", "", "(?i)", "(?m)", "(?s)", "(?im)"])
+        p = flags + alt(0)
+        try:
+            rx = re.compile(p)
+        except re.error:
+            continue
+        groups = rx.groups
+        repl = rnd.choice(["<>", "#", "", "\\n"] + (["<\\1>", "\\g<1>\\g<0>"] if groups else []))
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 10)))
+        out.append({"pattern": p, "replacement": repl, "input": text, "output": rx.sub(repl, text)})
+    return out
+
+
 def main():
     subs = [{"pattern": p, "replacement": r, "input": i, "output": re.sub(p, r, i)} for p, r, i in SUB]
+    subs += fuzz()
     globs = [{"glob": g, "text": t, "matches": fnmatch.fnmatchcase(t, g)} for g, t in GLOBS]
     hashes = [{"salt": s, "text": t, "hash": hashlib.sha256((s + t).encode()).hexdigest()[:16]}
               for s, t in HASH]
