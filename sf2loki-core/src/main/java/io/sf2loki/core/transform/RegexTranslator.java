@@ -36,6 +36,12 @@ final class RegexTranslator {
   private final Map<String, String> javaNames = new LinkedHashMap<>();
   private final BitSet open = new BitSet();
 
+  /** The atom just parsed can match the empty string (anchors, groups, back-references). */
+  private boolean atomNullable;
+
+  /** The atom just emitted always consumed at least one \w character, its last one included. */
+  private boolean prevWord;
+
   private RegexTranslator(String pattern) {
     this.cp = pattern.codePoints().toArray();
   }
@@ -75,21 +81,31 @@ final class RegexTranslator {
     }
   }
 
-  private void alternation() {
-    sequence();
+  /** Returns whether the alternation can match the empty string. */
+  private boolean alternation() {
+    boolean nullable = sequence();
     while (peek() == '|') {
       pos++;
       out.append('|');
-      sequence();
+      nullable |= sequence();
     }
+    return nullable;
   }
 
-  private void sequence() {
+  private boolean sequence() {
+    prevWord = false;
+    boolean nullable = true;
     while (pos < cp.length && peek() != '|' && peek() != ')') {
       int start = pos;
+      atomNullable = false;
       boolean quantifiable = atom();
-      quantifier(start, quantifiable);
+      boolean thisNullable = atomNullable || !quantifiable;
+      int atomEnd = pos;
+      long min = quantifier(start, quantifiable, thisNullable && cp[start] == '(');
+      prevWord = quantifiable && wordAtom(start, atomEnd) && atLeastOnce(atomEnd);
+      nullable &= min == 0 || thisNullable;
     }
+    return nullable;
   }
 
   /** Emits one atom; returns whether a quantifier may follow it. */
@@ -143,8 +159,9 @@ final class RegexTranslator {
     if (startsWith("?:")) {
       pos += 2;
       out.append("(?:");
-      alternation();
+      boolean nullable = alternation();
       close(start);
+      atomNullable = nullable;
     } else if (startsWith("?P<")) {
       pos += 3;
       String name = name('>');
@@ -163,6 +180,7 @@ final class RegexTranslator {
         throw error(start, "back-reference to group '" + name + "' inside that group");
       }
       out.append("(?:\\k<").append(javaNames.get(name)).append(">)");
+      atomNullable = true;
     } else {
       throw error(start, unsupportedGroup());
     }
@@ -178,9 +196,10 @@ final class RegexTranslator {
       out.append('(');
     }
     open.set(n);
-    alternation();
+    boolean nullable = alternation();
     close(start);
     open.clear(n);
+    atomNullable = nullable;
   }
 
   private void close(int start) {
@@ -238,22 +257,35 @@ final class RegexTranslator {
 
   // ---- quantifiers
 
-  private void quantifier(int atomStart, boolean quantifiable) {
+  /**
+   * Parses and emits the quantifier after an atom, if any.
+   *
+   * @return its minimum count, or -1 when there is none
+   */
+  private long quantifier(int atomStart, boolean quantifiable, boolean nullableGroup) {
     if (pos >= cp.length) {
-      return;
+      return -1;
     }
     int c = cp[pos];
     if (c != '*' && c != '+' && c != '?' && c != '{') {
-      return;
+      return -1;
     }
     if (!quantifiable) {
       throw error("nothing to repeat: an anchor cannot take a quantifier");
     }
+    long min;
     if (c == '{') {
-      braces();
+      min = braces();
     } else {
       pos++;
       out.append((char) c);
+      min = c == '+' ? 1 : 0;
+    }
+    if (nullableGroup && min >= 2) {
+      throw error(
+          atomStart,
+          "a group that can match the empty string cannot take a minimum repeat of 2 or more"
+              + " (1.x and Java capture differently; XF-12)");
     }
     if (peek() == '?') {
       pos++;
@@ -265,9 +297,10 @@ final class RegexTranslator {
     if (n == '*' || n == '+' || n == '?' || n == '{') {
       throw error("multiple repeat: a quantifier cannot follow a quantifier");
     }
+    return min;
   }
 
-  private void braces() {
+  private long braces() {
     int start = pos;
     pos++;
     long min = digits();
@@ -296,6 +329,7 @@ final class RegexTranslator {
       }
     }
     out.append('}');
+    return min;
   }
 
   /** Decimal digits (ASCII), or -1 when there are none. */
@@ -337,8 +371,17 @@ final class RegexTranslator {
         return false;
       }
       case 'b' -> {
-        out.append("(?:(?<=").append(WORD_CLASS).append(")(?!").append(WORD_CLASS);
-        out.append(")|(?<!").append(WORD_CLASS).append(")(?=").append(WORD_CLASS).append("))");
+        boolean nextWord = nextIsWordAtom();
+        if (prevWord && nextWord) {
+          out.append("(?!)");
+        } else if (prevWord) {
+          out.append("(?!").append(WORD_CLASS).append(')');
+        } else if (nextWord) {
+          out.append("(?<!").append(WORD_CLASS).append(')');
+        } else {
+          out.append("(?:(?<=").append(WORD_CLASS).append(")(?!").append(WORD_CLASS);
+          out.append(")|(?<!").append(WORD_CLASS).append(")(?=").append(WORD_CLASS).append("))");
+        }
         return false;
       }
       case 'B' -> {
@@ -368,6 +411,96 @@ final class RegexTranslator {
     }
     String shown = c < 128 ? Character.toString(c) : String.format("u%04X", c);
     throw error(start, "escape \\" + shown + " is not portable (XF-5)");
+  }
+
+  // ---- \b next to an atom that surely consumes a word character (one look-around, not four)
+
+  /** Whether the atom at {@code pos} (not yet parsed) always consumes one \w character. */
+  private boolean nextIsWordAtom() {
+    int at = pos;
+    if (at >= cp.length) {
+      return false;
+    }
+    int end;
+    if (cp[at] == '\\') {
+      end = at + 2;
+    } else if (cp[at] == '[') {
+      int j = at + 1;
+      while (j < cp.length && cp[j] != ']') {
+        j += cp[j] == '\\' ? 2 : 1;
+      }
+      end = j + 1;
+    } else {
+      end = at + 1;
+    }
+    return end <= cp.length && wordAtom(at, end) && atLeastOnce(end);
+  }
+
+  /**
+   * Whether source {@code [from, to)} is one atom that matches only \w characters: an ASCII letter,
+   * digit or {@code _}, {@code \d}, {@code \w}, or a positive class of those (ranges within 0-9,
+   * A-Z or a-z). Under {@code (?i)} such letters also match only letters.
+   */
+  private boolean wordAtom(int from, int to) {
+    if (to - from == 1) {
+      return asciiWord(cp[from]);
+    }
+    if (to - from == 2 && cp[from] == '\\') {
+      return cp[from + 1] == 'd' || cp[from + 1] == 'w';
+    }
+    if (cp[from] != '[' || cp[to - 1] != ']' || to - from < 3 || cp[from + 1] == '^') {
+      return false;
+    }
+    int i = from + 1;
+    while (i < to - 1) {
+      if (cp[i] == '\\') {
+        if (i + 1 >= to - 1 || (cp[i + 1] != 'd' && cp[i + 1] != 'w')) {
+          return false;
+        }
+        i += 2;
+      } else if (!asciiWord(cp[i])) {
+        return false;
+      } else if (i + 2 < to - 1 && cp[i + 1] == '-') {
+        if (!sameRun(cp[i], cp[i + 2])) {
+          return false;
+        }
+        i += 3;
+      } else {
+        i++;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the quantifier (if any) at {@code at} has a minimum of at least one. */
+  private boolean atLeastOnce(int at) {
+    if (at >= cp.length) {
+      return true;
+    }
+    int c = cp[at];
+    if (c == '*' || c == '?') {
+      return false;
+    }
+    if (c != '{') {
+      return true;
+    }
+    int i = at + 1;
+    long min = 0;
+    boolean any = false;
+    while (i < cp.length && cp[i] >= '0' && cp[i] <= '9') {
+      min = Math.min(min * 10 + (cp[i] - '0'), Integer.MAX_VALUE);
+      any = true;
+      i++;
+    }
+    return any && min >= 1;
+  }
+
+  private static boolean asciiWord(int c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+  }
+
+  private static boolean sameRun(int lo, int hi) {
+    return (lo >= '0' && hi <= '9') || (lo >= 'A' && hi <= 'Z') || (lo >= 'a' && hi <= 'z');
   }
 
   // ---- shared helpers (also used by ClassTranslator)

@@ -60,7 +60,13 @@ class PortableRegexTest {
         "\uD83D\uDE00{2}",
         "[&]",
         "[a&b]",
-        "x{0}"
+        "x{0}",
+        "(a*)*",
+        "(a*)+",
+        "(?:a*){0,3}",
+        "(?:a*b){2}",
+        "(\\b.*)?",
+        "((?P<g>a)(?P=g)){2}"
       })
   @DisplayName("XF-5, XF-12: patterns inside the portable grammar load")
   void xf5_accepted(String pattern) {
@@ -144,6 +150,10 @@ class PortableRegexTest {
           (?P<>x) => 4 => missing group name
           (?P<a => 4 => unterminated group name
           (?P => 0 => group syntax
+          (\\b.*|x){2} => 0 => group that can match the empty string
+          (?:a*){2,} => 0 => group that can match the empty string
+          x(a|){3} => 1 => group that can match the empty string
+          ((?P<g>a?)(?P=g)){2} => 0 => group that can match the empty string
           """)
   @DisplayName("CFG-19, XF-5, XF-12: anything else is refused with its position and what it is")
   void xf5_rejected(String pattern, int position, String what) {

@@ -77,6 +77,14 @@ SUB = [
     (r"\w+", "W", "a\u200db \u203fc"),
     (r"[\w]+", "W", "a\u200db \u203fc \u2160"),
     (r"\d+", "D", "\u2160 \u00b2 \u0e53"),
+    (r"\b\d{3}-\d{4}\b", "N", "555-1234 5551-12345 a555-1234b \u0663555-1234"),
+    (r"\b[a-z]+\b", "W", "ab cd\u00e9 \u00e9ef g_h k\u0301"),
+    (r"(?i)\bk\b", "K", "k \u212a ak k\u00e9"),
+    (r"a\bb|a\b|\bb", "X", "a b ab"),
+    (r"\b_+\b", "U", "__ a__ __b"),
+    (r"\b[0-9a-f]{2,}?\b", "H", "ff 0a1 zz 12g"),
+    (r"\ba*\b", "-", "aa b"),
+    (r"(?:x)\b[A-Z]{1}", "-", "xA x\u00c9"),
 ]
 
 GLOBS = [
@@ -120,7 +128,8 @@ def fuzz(seed=20261203, count=400):
         for _ in range(rnd.randint(0, 3)):
             a = atom(depth)
             if a not in anchors and rnd.random() < 0.4:
-                a += rnd.choice(quants)
+                # XF-12: a group that can match empty takes no minimum repeat >= 2; groups get min <= 1.
+                a += rnd.choice(quants if not a.endswith(")") else quants[:6] + quants[8:])
             out.append(a)
         return "".join(out)
 
