@@ -1,5 +1,6 @@
 package io.sf2loki.app.config;
 
+import io.sf2loki.core.transform.Glob;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;

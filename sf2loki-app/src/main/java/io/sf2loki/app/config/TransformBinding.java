@@ -1,14 +1,15 @@
 package io.sf2loki.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sf2loki.core.transform.PortableRegex;
+import io.sf2loki.core.transform.PortableRegexException;
+import io.sf2loki.core.transform.Replacement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Binds {@code …transforms[]} rules (SPEC CFG-19, XF-1…XF-5). Package-private part of {@link
@@ -58,7 +59,7 @@ final class TransformBinding {
         if (pattern.isEmpty()) {
           r.problem("pattern", "required for regex_replace");
         } else {
-          checkPatternCompiles(r, pattern.get());
+          checkPortable(r, pattern.get(), replacement);
         }
       } else if (pattern.isPresent()) {
         r.problem("pattern", "only allowed for regex_replace");
@@ -84,18 +85,21 @@ final class TransformBinding {
   }
 
   /**
-   * A compile check only; the full XF-5 grammar check and translation belong to the transform
-   * compiler.
+   * CFG-19: the pattern must stay within the portable grammar (XF-5, XF-12) and the replacement use
+   * only the XF-5 escapes and groups the pattern has; problems name the code-point position.
    */
-  private static void checkPatternCompiles(Section r, String pattern) {
-    String javaPattern =
-        pattern
-            .replace("(?P<", "(?<")
-            .replaceAll("\\(\\?P=([A-Za-z_][A-Za-z0-9_]*)\\)", "\\\\k<$1>");
+  private static void checkPortable(Section r, String pattern, String replacement) {
+    PortableRegex regex;
     try {
-      Pattern.compile(javaPattern);
-    } catch (PatternSyntaxException e) {
-      r.problem("pattern", "does not compile: " + e.getDescription());
+      regex = PortableRegex.compile(pattern);
+    } catch (PortableRegexException e) {
+      r.problem("pattern", "outside the portable regex grammar (XF-5): " + e.getMessage());
+      return;
+    }
+    try {
+      Replacement.parse(replacement, regex);
+    } catch (PortableRegexException e) {
+      r.problem("replacement", "not a portable replacement (XF-5): " + e.getMessage());
     }
   }
 }

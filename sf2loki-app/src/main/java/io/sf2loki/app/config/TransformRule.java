@@ -1,5 +1,7 @@
 package io.sf2loki.app.config;
 
+import io.sf2loki.core.transform.TransformAction;
+import io.sf2loki.core.transform.TransformSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +27,20 @@ public record TransformRule(
   /** The rule's metric name (XF-7) given its 0-based index in its source's list. */
   public String metricName(int index) {
     return name.isEmpty() ? action.yaml() + "-" + index : name;
+  }
+
+  /**
+   * The core rule this binds to (SPEC XF-1): what {@link
+   * io.sf2loki.core.transform.TransformChain#compile} takes.
+   */
+  public TransformSpec toSpec() {
+    return new TransformSpec(
+        TransformAction.valueOf(action.name()),
+        fields,
+        match,
+        pattern.orElse(null),
+        replacement,
+        name);
   }
 
   /** {@code action}. */

@@ -5,6 +5,7 @@ import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.StateConfig;
 import io.sf2loki.app.run.Components;
 import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.transform.Glob;
 import io.sf2loki.state.CheckpointDocument;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -224,30 +225,9 @@ public final class StateCommands {
     }
   }
 
-  /** Whole-key glob: {@code *} any run, {@code ?} one character, {@code [set]}. */
+  /** Whole-key glob (XF-11). */
   static Pattern globPattern(String glob) {
-    StringBuilder re = new StringBuilder();
-    for (int i = 0; i < glob.length(); i++) {
-      char c = glob.charAt(i);
-      int close = c == '[' ? glob.indexOf(']', i + 2) : -1;
-      if (c == '*') {
-        re.append(".*");
-      } else if (c == '?') {
-        re.append('.');
-      } else if (close > 0) {
-        String set = glob.substring(i + 1, close);
-        boolean negate = set.startsWith("!");
-        re.append('[').append(negate ? "^" : "");
-        for (char b : (negate ? set.substring(1) : set).toCharArray()) {
-          re.append(b == '\\' || b == '[' || b == '^' || b == '&' ? "\\" + b : String.valueOf(b));
-        }
-        re.append(']');
-        i = close;
-      } else {
-        re.append(Pattern.quote(String.valueOf(c)));
-      }
-    }
-    return Pattern.compile(re.toString(), Pattern.DOTALL);
+    return Glob.toPattern(glob);
   }
 
   @FunctionalInterface

@@ -304,8 +304,44 @@ class ConfigValidationTest {
         .hasMessageContaining("sources.pubsub.transforms.1.fields: required")
         .hasMessageContaining("sources.pubsub.transforms.2.pattern: only allowed for regex_replace")
         .hasMessageContaining("sources.pubsub.transforms.3.pattern: required")
-        .hasMessageContaining("sources.pubsub.transforms.4.pattern: does not compile")
+        .hasMessageContaining(
+            "sources.pubsub.transforms.4.pattern: outside the portable regex grammar (XF-5): at 0:"
+                + " missing ')'")
         .hasMessageContaining("sources.pubsub.transforms.5.action: must be one of");
+  }
+
+  @Test
+  @DisplayName("CFG-19, XF-5: a pattern or replacement outside the portable subset is refused")
+  void cfg19_portableRegex() {
+    String yaml =
+        MINIMAL.replace(
+            "    topics:",
+            "    transforms:\n"
+                + "      - {action: regex_replace, fields: [A], pattern: '(?<=x)y'}\n"
+                + "      - {action: regex_replace, fields: [A], pattern: '(a)\\1'}\n"
+                + "      - {action: regex_replace, fields: [A], pattern: '(a)', replacement: '\\2'}\n"
+                + "      - {action: regex_replace, fields: [A], pattern: 'a', replacement: '\\x41'}\n"
+                + "      - {action: regex_replace, fields: [A], pattern: 'a{,2}'}\n"
+                + "      - {action: regex_replace, fields: [A], pattern: '(?P<user>\\w+)@(?P<host>\\S+)',"
+                + " replacement: '\\g<user>@*** $1 \\1'}\n"
+                + "    topics:");
+    assertThatThrownBy(() -> load(dir, yaml))
+        .hasMessageContaining(
+            "sources.pubsub.transforms.0.pattern: outside the portable regex grammar (XF-5): at 0:"
+                + " look-around is not portable")
+        .hasMessageContaining(
+            "sources.pubsub.transforms.1.pattern: outside the portable regex grammar (XF-5): at 3:"
+                + " numbered back-references")
+        .hasMessageContaining(
+            "sources.pubsub.transforms.2.replacement: not a portable replacement (XF-5): at 0:"
+                + " invalid group reference 2")
+        .hasMessageContaining(
+            "sources.pubsub.transforms.3.replacement: not a portable replacement (XF-5): at 0:"
+                + " escape \\x")
+        .hasMessageContaining(
+            "sources.pubsub.transforms.4.pattern: outside the portable regex grammar (XF-5): at 1:"
+                + " '{' that does not start a valid quantifier")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("transforms.5"));
   }
 
   // ---- CFG-20 / CFG-21 / CFG-22 ----

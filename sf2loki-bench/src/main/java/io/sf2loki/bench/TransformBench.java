@@ -1,0 +1,73 @@
+package io.sf2loki.bench;
+
+import io.sf2loki.core.transform.TransformAction;
+import io.sf2loki.core.transform.TransformChain;
+import io.sf2loki.core.transform.TransformSpec;
+import io.sf2loki.salesforce.elf.ElfStages;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Transforms (XF-1…XF-6) on parsed ELF rows: a salted {@code hash} of {@code CLIENT_IP}, a {@code
+ * mask} of {@code USER_NAME} and a {@code regex_replace} of 15/18-character Salesforce ids in
+ * {@code URI} (with {@code \b} on both sides, whose exact 1.x meaning costs two look-arounds per
+ * position, and without). Each operation copies one row (the chain works in place) and applies the
+ * chain; {@code rules=none} is the copy alone, so the chain's cost per row is the difference. One
+ * operation = one row.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class TransformBench {
+  @Param({"Login"})
+  public String eventType;
+
+  @Param({"none", "hash+mask+regex", "hash+mask+regexNoBoundary"})
+  public String rules;
+
+  /** A 15- or 18-character Salesforce id; the first three characters (key prefix) kept. */
+  private static final String ID = "(?P<prefix>[a-zA-Z0-9]{3})[a-zA-Z0-9]{12}(?:[a-zA-Z0-9]{3})?";
+
+  private List<Map<String, Object>> rows;
+  private TransformChain chain;
+
+  @Setup
+  public void setup() {
+    rows = new ArrayList<>(ElfStages.parseAll(BenchData.csv(eventType, CsvParseBench.ROWS)));
+    chain =
+        rules.equals("none")
+            ? TransformChain.EMPTY
+            : TransformChain.compile(
+                List.of(
+                    TransformSpec.of(TransformAction.HASH, "CLIENT_IP"),
+                    TransformSpec.of(TransformAction.MASK, "USER_NAME"),
+                    TransformSpec.regexReplace(
+                        rules.endsWith("NoBoundary") ? ID : "\\b" + ID + "\\b",
+                        "\\g<prefix>…",
+                        "URI")),
+                "bench-salt");
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(CsvParseBench.ROWS)
+  public void applyChain(Blackhole bh) {
+    for (int i = 0; i < rows.size(); i++) {
+      Map<String, Object> row = new HashMap<>(rows.get(i));
+      bh.consume(chain.apply(row));
+      bh.consume(row);
+    }
+  }
+}

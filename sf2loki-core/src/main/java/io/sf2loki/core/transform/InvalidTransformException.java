@@ -1,0 +1,25 @@
+package io.sf2loki.core.transform;
+
+/**
+ * A transform rule that cannot run (SPEC CFG-19): the message starts with the rule's 0-based index
+ * in its source's list, e.g. {@code "transforms[2]: at 4: look-around (?= is not portable"}.
+ */
+public final class InvalidTransformException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  private final int index;
+
+  /**
+   * @param index the rule's 0-based index in its source's list
+   * @param what the problem
+   */
+  public InvalidTransformException(int index, String what) {
+    super("transforms[" + index + "]: " + what);
+    this.index = index;
+  }
+
+  /** The rule's 0-based index. */
+  public int index() {
+    return index;
+  }
+}

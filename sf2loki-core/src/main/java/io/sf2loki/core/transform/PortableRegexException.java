@@ -1,0 +1,26 @@
+package io.sf2loki.core.transform;
+
+/**
+ * A {@code regex_replace} pattern or replacement outside the portable grammar of SPEC XF-5 / XF-12,
+ * or one that 1.x itself would refuse (CFG-19). The message names the 0-based position (in code
+ * points) and what was found there, e.g. {@code "at 3: look-around (?= is not portable (XF-5)"}.
+ */
+public final class PortableRegexException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  private final int position;
+
+  /**
+   * @param position 0-based code-point offset into the pattern or replacement
+   * @param what what is wrong there
+   */
+  public PortableRegexException(int position, String what) {
+    super("at " + position + ": " + what);
+    this.position = position;
+  }
+
+  /** The 0-based code-point offset the problem was found at. */
+  public int position() {
+    return position;
+  }
+}

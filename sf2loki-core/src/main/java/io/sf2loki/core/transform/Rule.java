@@ -1,0 +1,202 @@
+package io.sf2loki.core.transform;
+
+import io.sf2loki.core.shape.TextForm;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Map;
+
+/** One compiled rule (SPEC XF-2…XF-6). Immutable and thread-safe. */
+sealed interface Rule
+    permits Rule.Hash, Rule.Mask, Rule.DropField, Rule.RegexReplace, Rule.DropRow {
+
+  /**
+   * Applies the rule in place.
+   *
+   * @return true when the record is to be dropped ({@code drop_row} only)
+   */
+  boolean apply(Map<String, Object> record);
+
+  /** XF-2: first 16 lowercase hex characters of SHA-256(UTF-8(salt + text form)). */
+  final class Hash implements Rule {
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private final String[] fields;
+    private final String salt;
+    private final MessageDigest salted;
+    private final boolean prefixSafe;
+
+    Hash(List<String> fields, String salt) {
+      this.fields = fields.toArray(String[]::new);
+      this.salt = salt;
+      try {
+        this.salted = MessageDigest.getInstance("SHA-256");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is required of every JRE", e);
+      }
+      // UTF-8(salt + text) = UTF-8(salt) + UTF-8(text) unless the salt ends inside a pair.
+      this.prefixSafe =
+          salt.isEmpty() || !Character.isHighSurrogate(salt.charAt(salt.length() - 1));
+      if (prefixSafe) {
+        salted.update(salt.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+
+    @Override
+    public boolean apply(Map<String, Object> record) {
+      for (String f : fields) {
+        Object v = record.get(f);
+        if (v != null) {
+          record.put(f, hash(TextForm.of(v)));
+        }
+      }
+      return false;
+    }
+
+    String hash(String text) {
+      MessageDigest d;
+      try {
+        d = (MessageDigest) salted.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new IllegalStateException("SHA-256 digest not cloneable", e);
+      }
+      byte[] sum = d.digest((prefixSafe ? text : salt + text).getBytes(StandardCharsets.UTF_8));
+      char[] out = new char[16];
+      for (int i = 0; i < 8; i++) {
+        out[2 * i] = HEX[(sum[i] >> 4) & 0xF];
+        out[2 * i + 1] = HEX[sum[i] & 0xF];
+      }
+      return new String(out);
+    }
+  }
+
+  /** XF-3: e-mail keeps the domain, strict IPv4 keeps three octets, anything else {@code ***}. */
+  final class Mask implements Rule {
+    private final String[] fields;
+
+    Mask(List<String> fields) {
+      this.fields = fields.toArray(String[]::new);
+    }
+
+    @Override
+    public boolean apply(Map<String, Object> record) {
+      for (String f : fields) {
+        Object v = record.get(f);
+        if (v != null) {
+          record.put(f, mask(TextForm.of(v)));
+        }
+      }
+      return false;
+    }
+
+    static String mask(String text) {
+      int at = text.indexOf('@');
+      if (at >= 0) {
+        return "***@" + text.substring(at + 1);
+      }
+      int lastDot = ipv4LastDot(text);
+      return lastDot < 0 ? "***" : text.substring(0, lastDot) + ".x";
+    }
+
+    /** The index of the third dot of a strict dotted quad, or -1 when {@code s} is not one. */
+    static int ipv4LastDot(String s) {
+      int octets = 0;
+      int i = 0;
+      int lastDot = -1;
+      int n = s.length();
+      while (true) {
+        int start = i;
+        int value = 0;
+        while (i < n && i - start < 4 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+          value = value * 10 + (s.charAt(i) - '0');
+          i++;
+        }
+        int len = i - start;
+        if (len == 0 || len > 3 || value > 255 || (len > 1 && s.charAt(start) == '0')) {
+          return -1;
+        }
+        octets++;
+        if (octets == 4) {
+          return i == n ? lastDot : -1;
+        }
+        if (i >= n || s.charAt(i) != '.') {
+          return -1;
+        }
+        lastDot = i;
+        i++;
+      }
+    }
+  }
+
+  /** XF-4: removes the listed keys. */
+  final class DropField implements Rule {
+    private final String[] fields;
+
+    DropField(List<String> fields) {
+      this.fields = fields.toArray(String[]::new);
+    }
+
+    @Override
+    public boolean apply(Map<String, Object> record) {
+      for (String f : fields) {
+        record.remove(f);
+      }
+      return false;
+    }
+  }
+
+  /** XF-5: every match in the text form of each present, non-null field replaced. */
+  final class RegexReplace implements Rule {
+    private final String[] fields;
+    private final PortableRegex regex;
+    private final Replacement replacement;
+
+    RegexReplace(List<String> fields, PortableRegex regex, Replacement replacement) {
+      this.fields = fields.toArray(String[]::new);
+      this.regex = regex;
+      this.replacement = replacement;
+    }
+
+    @Override
+    public boolean apply(Map<String, Object> record) {
+      for (String f : fields) {
+        Object v = record.get(f);
+        if (v != null) {
+          record.put(f, regex.replaceAll(TextForm.of(v), replacement));
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * XF-6: drops the record iff every glob matches its field's text form; an absent field reads as
+   * {@code ""}, a present null as {@code None} (1.x).
+   */
+  final class DropRow implements Rule {
+    private final String[] fields;
+    private final Glob[] globs;
+
+    DropRow(Map<String, String> match) {
+      this.fields = match.keySet().toArray(String[]::new);
+      this.globs = match.values().stream().map(Glob::compile).toArray(Glob[]::new);
+    }
+
+    @Override
+    public boolean apply(Map<String, Object> record) {
+      for (int i = 0; i < fields.length; i++) {
+        Object v = record.get(fields[i]);
+        String text;
+        if (v != null) {
+          text = TextForm.of(v);
+        } else {
+          text = record.containsKey(fields[i]) ? "None" : "";
+        }
+        if (!globs[i].matches(text)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}
