@@ -16,7 +16,10 @@ import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.FailureStreak;
 import io.sf2loki.salesforce.source.PollGate;
+import io.sf2loki.salesforce.source.PollLoop;
+import io.sf2loki.salesforce.source.StoredCursors;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -66,7 +69,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
 
   private final ApexLogSettings settings;
   private final ToolingApi api;
-  private final CheckpointStore store;
+  private final StoredCursors cursors;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final LogShipper shipper;
@@ -74,13 +77,12 @@ public final class ApexLogSource implements Source, ReportsPolls {
   private final PollGate gate;
   private PollReporter reporter = PollReporter.NONE;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
-  private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final Attributes objectAttrs =
       Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, SOURCE);
 
   // state of the term; touched only by the polling thread
   private ApexLogCursor cursor;
-  private int consecutiveListingFailures;
+  private final FailureStreak listingFailures = new FailureStreak();
   private boolean stalledLastPoll;
 
   /** Creates the source for one term, without transforms. */
@@ -131,7 +133,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.api = Objects.requireNonNull(api, "api");
-    this.store = Objects.requireNonNull(store, "store");
+    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
     this.shipper =
@@ -161,22 +163,15 @@ public final class ApexLogSource implements Source, ReportsPolls {
    */
   @Override
   public void run(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
-    while (!stop.isStopped()) {
-      // OBS-21: a poll due while the API reserve pauses is skipped (no call, cursor untouched)
-      PollReport report = gate.open() ? pollOnce(emitter, stop) : paused();
-      if (report.outcome() == Outcome.STOPPED) {
-        return;
-      }
-      if (settings.finite()) {
-        if (report.logsDone() == 0) {
-          return;
-        }
-        continue;
-      }
-      if (!time.sleeper().sleep(jittered(settings.pollInterval()), stop)) {
-        return;
-      }
-    }
+    new PollLoop(settings.pollInterval(), settings.finite(), time.sleeper(), random)
+        .runInterruptibly(
+            stop,
+            () -> {
+              // OBS-21: a poll due while the API reserve pauses is skipped (no call, cursor kept)
+              PollReport report = gate.open() ? pollOnce(emitter, stop) : paused();
+              return new PollLoop.Poll.Result(
+                  report.outcome() == Outcome.STOPPED, report.logsDone() > 0);
+            });
   }
 
   /** How a poll ended. */
@@ -317,7 +312,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
     if (outcome != Outcome.LISTING_ERROR
         && outcome != Outcome.STOPPED
         && outcome != Outcome.THROTTLED) {
-      consecutiveListingFailures = 0;
+      listingFailures.reset();
     }
     if (outcome != Outcome.STOPPED && !cursor.equals(start)) {
       String value = cursor.toValue();
@@ -373,31 +368,20 @@ public final class ApexLogSource implements Source, ReportsPolls {
   private ApexLogCursor loadCursor(Instant serverNow) {
     String def =
         DEFAULT_SINCE.format(serverNow.minus(settings.lookback()).truncatedTo(ChronoUnit.SECONDS));
-    String stored = store.load(KEY).orElse(null);
-    ApexLogCursor.Loaded loaded = ApexLogCursor.load(stored, def);
-    if (loaded.unusable()) {
-      log.atWarn()
-          .addKeyValue("source", SOURCE)
-          .addKeyValue("key", KEY)
-          .addKeyValue("since", loaded.cursor().lastTs())
-          .log("apexlog checkpoint unreadable; starting from the lookback window");
-      metrics.checkpointLoadErrors.add(1, sourceAttrs);
-    }
-    return loaded.cursor();
+    return cursors.load(
+        log,
+        SOURCE,
+        KEY,
+        ApexLogCursor.codec(def),
+        new ApexLogCursor(def, List.of()),
+        def,
+        "apexlog checkpoint unreadable; starting from the lookback window");
   }
 
   /** SRC-19: WARN, ERROR from the third consecutive failure; counted. */
   private void listingFailure(SoqlException e) {
-    consecutiveListingFailures++;
     metrics.soqlPollErrors.add(1, objectAttrs);
-    var builder = consecutiveListingFailures >= 3 ? log.atError() : log.atWarn();
-    builder
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("object", SOURCE)
-        .addKeyValue("status", e.status())
-        .addKeyValue("consecutive_failures", consecutiveListingFailures)
-        .addKeyValue("error", reporter.redact(e.getMessage()))
-        .log("apexlog listing failed");
+    listingFailures.pollFailed(log, SOURCE, SOURCE, e, reporter).log("apexlog listing failed");
   }
 
   /** APX-8: WARN at the first stalled poll, ERROR and a counted stall from the second in a row. */
@@ -417,10 +401,5 @@ public final class ApexLogSource implements Source, ReportsPolls {
           .log("apexlog listing returned a full page of already-seen logs");
     }
     stalledLastPoll = true;
-  }
-
-  private Duration jittered(Duration interval) {
-    double factor = 0.9 + 0.2 * random.nextDouble();
-    return Duration.ofNanos((long) (interval.toNanos() * factor));
   }
 }

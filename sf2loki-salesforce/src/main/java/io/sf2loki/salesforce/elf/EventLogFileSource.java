@@ -21,7 +21,12 @@ import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.rest.Spool;
+import io.sf2loki.salesforce.source.CpuOffload;
+import io.sf2loki.salesforce.source.FailureStreak;
 import io.sf2loki.salesforce.source.PollGate;
+import io.sf2loki.salesforce.source.PollLoop;
+import io.sf2loki.salesforce.source.Soql;
+import io.sf2loki.salesforce.source.StoredCursors;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,8 +42,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,7 +49,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,14 +76,13 @@ public final class EventLogFileSource implements Source, ReportsPolls {
 
   private static final String SOURCE = RowShaper.SOURCE;
   private static final String KEY_PREFIX = "eventlogfile:";
-  private static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
 
   private final EventLogFileSettings settings;
   private final SalesforceRest rest;
-  private final CheckpointStore store;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
-  private final Executor cpu;
+  private final CpuOffload offload;
+  private final StoredCursors cursors;
   private final List<TypeState> explicitTypes;
   private final EventTypeSettings wildcard;
   private final Predicate<String> ownedElsewhere;
@@ -99,7 +100,6 @@ public final class EventLogFileSource implements Source, ReportsPolls {
   private final ElfCursorCodec codec = new ElfCursorCodec();
   private final ElfListing listing;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
-  private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final AtomicReference<CycleHandoff> currentCycle = new AtomicReference<>();
 
   /** Name of the type started last (ELF-3 rotation); touched only by the run thread. */
@@ -177,10 +177,10 @@ public final class EventLogFileSource implements Source, ReportsPolls {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
     this.listing = new ElfListing(rest, settings);
-    this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
-    this.cpu = Objects.requireNonNull(cpuExecutor, "cpuExecutor");
+    this.offload = new CpuOffload(Objects.requireNonNull(cpuExecutor, "cpuExecutor"));
+    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
     this.transform = Objects.requireNonNull(transform, "transform");
     this.ownedElsewhere = Objects.requireNonNull(ownedElsewhere, "ownedElsewhere");
     this.excluded = Set.copyOf(settings.exclude());
@@ -238,21 +238,14 @@ public final class EventLogFileSource implements Source, ReportsPolls {
             h.close();
           }
         });
-    while (!stop.isStopped()) {
-      CycleReport report = gate.open() ? runOnce(emitter, stop) : paused(); // OBS-21
-      if (report.stopped()) {
-        return;
-      }
-      if (settings.finite()) {
-        if (report.filesDone() == 0) {
-          return;
-        }
-        continue; // finite runs (demo, tests, backfill-like use) drain without waiting
-      }
-      if (!time.sleeper().sleep(jittered(settings.pollInterval()), stop)) {
-        return;
-      }
-    }
+    // finite runs (demo, tests, backfill-like use) drain without waiting
+    new PollLoop(settings.pollInterval(), settings.finite(), time.sleeper(), random)
+        .run(
+            stop,
+            () -> {
+              CycleReport report = gate.open() ? runOnce(emitter, stop) : paused(); // OBS-21
+              return new PollLoop.Poll.Result(report.stopped(), report.filesDone() > 0);
+            });
   }
 
   /**
@@ -421,7 +414,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
           || !seen.add(name)
           || explicitNames.contains(name)
           || excluded.contains(name)
-          || !SOQL_IDENTIFIER.matcher(name).matches()) {
+          || !Soql.isIdentifier(name)) {
         continue;
       }
       if (ownedElsewhere.test(name)) {
@@ -458,11 +451,6 @@ public final class EventLogFileSource implements Source, ReportsPolls {
     return out;
   }
 
-  private Duration jittered(Duration interval) {
-    double factor = 0.9 + 0.2 * random.nextDouble();
-    return Duration.ofNanos((long) (interval.toNanos() * factor));
-  }
-
   // ---------------------------------------------------------------------------------------------
   // one type
 
@@ -474,7 +462,7 @@ public final class EventLogFileSource implements Source, ReportsPolls {
     final Attributes eventTypeAttrs;
     final Attributes objectAttrs;
     ElfCursor cursor;
-    int consecutiveFailures;
+    final FailureStreak failures = new FailureStreak();
 
     TypeState(String name, RowShaper shaper) {
       this.name = name;
@@ -588,45 +576,31 @@ public final class EventLogFileSource implements Source, ReportsPolls {
     }
     if (clean) {
       reporter.ok(t.key);
-      t.consecutiveFailures = 0;
+      t.failures.reset();
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, t.objectAttrs);
     }
     return done;
   }
 
+  /** ELF-4: absent or unusable → the lookback window (SRC-12). */
   private ElfCursor loadCursor(TypeState t, Instant serverNow) {
     String def = SalesforceTimestamps.defaultSince(serverNow.minus(settings.lookback()));
-    Optional<String> stored = store.load(t.key);
-    if (stored.isEmpty()) {
-      return new ElfCursor(def, List.of());
-    }
-    Optional<ElfCursor> parsed = codec.parse(stored.get(), def);
-    if (parsed.isPresent()) {
-      return parsed.get();
-    }
-    log.atWarn()
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("key", t.key)
-        .addKeyValue("since", def)
-        .log("eventlogfile checkpoint unreadable; starting from the lookback window");
-    metrics.checkpointLoadErrors.add(1, sourceAttrs);
-    return new ElfCursor(def, List.of());
+    return cursors.load(
+        log,
+        SOURCE,
+        t.key,
+        codec.withDefault(def),
+        new ElfCursor(def, List.of()),
+        def,
+        "eventlogfile checkpoint unreadable; starting from the lookback window");
   }
 
   /** SRC-19: WARN, ERROR from the third consecutive failure; counted. */
   private void pollFailure(TypeState t, SoqlException e) {
-    t.consecutiveFailures++;
     metrics.soqlPollErrors.add(1, t.objectAttrs);
     metrics.eventlogfileDownloadErrors.add(1, Attributes.of(Sf2lokiMetrics.REASON, "listing"));
-    var builder = t.consecutiveFailures >= 3 ? log.atError() : log.atWarn();
-    builder
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("object", t.name)
-        .addKeyValue("status", e.status())
-        .addKeyValue("consecutive_failures", t.consecutiveFailures)
-        .addKeyValue("error", reporter.redact(e.getMessage()))
-        .log("eventlogfile listing failed");
+    t.failures.pollFailed(log, SOURCE, t.name, e, reporter).log("eventlogfile listing failed");
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -913,43 +887,12 @@ public final class EventLogFileSource implements Source, ReportsPolls {
    */
   private <T> T onCpu(CycleHandoff h, Callable<T> task)
       throws CycleStoppedException, InterruptedException, IOException, ElfCsvParseException {
-    CompletableFuture<T> f =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return task.call();
-              } catch (RuntimeException e) {
-                throw e;
-              } catch (Exception e) {
-                throw new CompletionException(e);
-              }
-            },
-            cpu);
+    CompletableFuture<T> f = offload.submit(task);
     if (!h.await(f)) {
       f.cancel(false);
       throw new CycleStoppedException();
     }
-    try {
-      return f.get();
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof CompletionException && c.getCause() != null) {
-        c = c.getCause();
-      }
-      if (c instanceof IOException io) {
-        throw io;
-      }
-      if (c instanceof ElfCsvParseException pe) {
-        throw pe;
-      }
-      if (c instanceof RuntimeException re) {
-        throw re;
-      }
-      if (c instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(c);
-    }
+    return CpuOffload.result(f, IOException.class, ElfCsvParseException.class);
   }
 
   private static void closeQuietly(ElfCsvReader reader) {

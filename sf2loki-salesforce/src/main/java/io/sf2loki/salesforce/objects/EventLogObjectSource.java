@@ -19,7 +19,9 @@ import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.Jitter;
 import io.sf2loki.salesforce.source.PollGate;
+import io.sf2loki.salesforce.source.StoredCursors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +30,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
@@ -74,7 +75,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
 
   private final EventLogObjectsSettings settings;
   private final SalesforceRest rest;
-  private final CheckpointStore store;
+  private final StoredCursors cursors;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final RecordPreparer preparer;
@@ -152,7 +153,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
-    this.store = Objects.requireNonNull(store, "store");
+    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
     this.preparer =
@@ -288,8 +289,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   }
 
   private Duration jittered(Duration interval) {
-    double factor = 0.9 + 0.2 * random.nextDouble();
-    return Duration.ofNanos((long) (interval.toNanos() * factor));
+    return Jitter.poll(interval, random);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -360,7 +360,7 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
     }
     if (out == Outcome.OK) {
       reporter.ok(s.key);
-      s.consecutiveFailures = 0;
+      s.failures.reset();
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, s.objectAttrs);
     }
@@ -370,35 +370,20 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   /** OBJ-2. */
   private ObjectCursor load(ObjectState s, Instant serverNow) {
     String def = ObjectSoql.defaultSince(serverNow.minus(s.settings.lookback()));
-    ObjectCursor fresh = new ObjectCursor(def, TimestampParser.parseOrNull(def), List.of());
-    Optional<String> stored = store.load(s.key);
-    if (stored.isEmpty()) {
-      return fresh;
-    }
-    Optional<ObjectCursor> parsed = ObjectCursor.parse(stored.get());
-    if (parsed.isPresent()) {
-      return parsed.get();
-    }
-    metrics.checkpointLoadErrors.add(1, sourceAttrs);
-    log.atWarn()
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("key", s.key)
-        .addKeyValue("since", def)
-        .log("object checkpoint unusable; starting from the lookback window");
-    return fresh;
+    return cursors.load(
+        log,
+        SOURCE,
+        s.key,
+        ObjectCursor.CODEC,
+        new ObjectCursor(def, TimestampParser.parseOrNull(def), List.of()),
+        def,
+        "object checkpoint unusable; starting from the lookback window");
   }
 
   /** SRC-19 (and the OBJ-12 Big Object hint). */
   private void pollFailure(ObjectState s, SoqlException e) {
-    s.consecutiveFailures++;
     metrics.soqlPollErrors.add(1, s.objectAttrs);
-    var b = s.consecutiveFailures >= 3 ? log.atError() : log.atWarn();
-    b =
-        b.addKeyValue("source", SOURCE)
-            .addKeyValue("object", s.settings.name())
-            .addKeyValue("status", e.status())
-            .addKeyValue("consecutive_failures", s.consecutiveFailures)
-            .addKeyValue("error", reporter.redact(e.getMessage()));
+    var b = s.failures.pollFailed(log, SOURCE, s.settings.name(), e, reporter);
     if (e.hasErrorCode("BIG_OBJECT_UNSUPPORTED_OPERATION")) { // SRC-27: whole error body
       b = b.addKeyValue("hint", "set big_object: true for this object");
     }
