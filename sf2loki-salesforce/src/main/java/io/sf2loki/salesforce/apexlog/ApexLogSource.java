@@ -233,79 +233,8 @@ public final class ApexLogSource implements Source, ReportsPolls {
       cursor = loadCursor(serverNow);
     }
     final ApexLogCursor start = cursor;
-    Set<String> window = cursor.idSet();
-    String lastCarried = null;
-    int done = 0;
-    int queries = 0;
-    Outcome outcome;
-    pages:
-    while (true) {
-      if (stop.isStopped()) {
-        outcome = Outcome.STOPPED;
-        break;
-      }
-      String soql = ApexLogSoql.listing(cursor.lastTs(), cursor.lastId(), settings.users());
-      List<Map<String, Object>> records;
-      queries++;
-      try {
-        records = api.toolingQuery(soql);
-      } catch (SoqlThrottledException e) {
-        log.atError()
-            .addKeyValue("source", SOURCE)
-            .addKeyValue("object", SOURCE)
-            .addKeyValue("error", reporter.redact(e.getMessage()))
-            .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
-        reporter.failed(KEY, e);
-        outcome = Outcome.THROTTLED;
-        break;
-      } catch (SoqlException e) {
-        listingFailure(e);
-        reporter.failed(KEY, e);
-        outcome = Outcome.LISTING_ERROR;
-        break;
-      }
-      boolean anyNew = false;
-      for (Map<String, Object> rec : records) {
-        String id = LogShipper.str(rec.get("Id"));
-        if (id == null || id.isEmpty()) {
-          log.atWarn()
-              .addKeyValue("source", SOURCE)
-              .log("apexlog listing record without Id skipped");
-          continue;
-        }
-        if (window.contains(id)) {
-          continue;
-        }
-        anyNew = true;
-        // XF-8: the cursor uses the original Id and StartTime
-        ApexLogCursor advanced = cursor.advance(id, LogShipper.str(rec.get("StartTime")));
-        LogShipper.LogResult r = shipper.process(rec, id, advanced, emitter, stop, serverNow);
-        switch (r.step()) {
-          case ADVANCED -> {
-            cursor = advanced;
-            revisit.remember(id, TimestampParser.parseOrNull(rec.get("StartTime")), serverNow);
-            window.add(id);
-            done++;
-            if (r.carried() != null) {
-              lastCarried = r.carried();
-            }
-          }
-          case END -> {
-            outcome = r.outcome();
-            break pages;
-          }
-        }
-      }
-      if (records.size() < ApexLogSoql.PAGE_SIZE) {
-        outcome = Outcome.CLEAN;
-        break;
-      }
-      if (!anyNew) {
-        stall();
-        outcome = Outcome.STALLED;
-        break;
-      }
-    }
+    Listing l = drainListing(emitter, stop, serverNow);
+    Outcome outcome = l.outcome;
     if (outcome != Outcome.STALLED) {
       stalledLastPoll = false;
     }
@@ -316,7 +245,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
     }
     if (outcome != Outcome.STOPPED && !cursor.equals(start)) {
       String value = cursor.toValue();
-      if (!value.equals(lastCarried)
+      if (!value.equals(l.lastCarried)
           && !emitter.emit(LogEntry.checkpointOnly(new CheckpointToken(KEY, value)))) {
         outcome = Outcome.STOPPED;
       }
@@ -334,7 +263,108 @@ public final class ApexLogSource implements Source, ReportsPolls {
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, objectAttrs);
     }
-    return new PollReport(outcome, done, queries);
+    return new PollReport(outcome, l.done, l.queries);
+  }
+
+  /** What one poll's listing went through. */
+  private static final class Listing {
+    Outcome outcome;
+    String lastCarried;
+    int done;
+    int queries;
+    boolean anyNew;
+  }
+
+  /** APX-1: pages through the listing until a short page, a stall, a failure or stop. */
+  private Listing drainListing(EntryEmitter emitter, StopSignal stop, Instant serverNow)
+      throws InterruptedException {
+    Listing l = new Listing();
+    Set<String> window = cursor.idSet();
+    while (true) {
+      if (stop.isStopped()) {
+        l.outcome = Outcome.STOPPED;
+        return l;
+      }
+      String soql = ApexLogSoql.listing(cursor.lastTs(), cursor.lastId(), settings.users());
+      List<Map<String, Object>> records;
+      l.queries++;
+      try {
+        records = api.toolingQuery(soql);
+      } catch (SoqlThrottledException e) {
+        log.atError()
+            .addKeyValue("source", SOURCE)
+            .addKeyValue("object", SOURCE)
+            .addKeyValue("error", reporter.redact(e.getMessage()))
+            .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
+        reporter.failed(KEY, e);
+        l.outcome = Outcome.THROTTLED;
+        return l;
+      } catch (SoqlException e) {
+        listingFailure(e);
+        reporter.failed(KEY, e);
+        l.outcome = Outcome.LISTING_ERROR;
+        return l;
+      }
+      Outcome ended = handlePage(records, window, l, emitter, stop, serverNow);
+      if (ended != null) {
+        l.outcome = ended;
+        return l;
+      }
+      if (records.size() < ApexLogSoql.PAGE_SIZE) {
+        l.outcome = Outcome.CLEAN;
+        return l;
+      }
+      if (!l.anyNew) {
+        stall();
+        l.outcome = Outcome.STALLED;
+        return l;
+      }
+    }
+  }
+
+  /**
+   * APX-3…APX-7 for one listing page.
+   *
+   * @return the outcome that ends the poll, or null to go on
+   */
+  private Outcome handlePage(
+      List<Map<String, Object>> records,
+      Set<String> window,
+      Listing l,
+      EntryEmitter emitter,
+      StopSignal stop,
+      Instant serverNow)
+      throws InterruptedException {
+    l.anyNew = false;
+    for (Map<String, Object> rec : records) {
+      String id = LogShipper.str(rec.get("Id"));
+      if (id == null || id.isEmpty()) {
+        log.atWarn().addKeyValue("source", SOURCE).log("apexlog listing record without Id skipped");
+        continue;
+      }
+      if (window.contains(id)) {
+        continue;
+      }
+      l.anyNew = true;
+      // XF-8: the cursor uses the original Id and StartTime
+      ApexLogCursor advanced = cursor.advance(id, LogShipper.str(rec.get("StartTime")));
+      LogShipper.LogResult r = shipper.process(rec, id, advanced, emitter, stop, serverNow);
+      switch (r.step()) {
+        case ADVANCED -> {
+          cursor = advanced;
+          revisit.remember(id, TimestampParser.parseOrNull(rec.get("StartTime")), serverNow);
+          window.add(id);
+          l.done++;
+          if (r.carried() != null) {
+            l.lastCarried = r.carried();
+          }
+        }
+        case END -> {
+          return r.outcome();
+        }
+      }
+    }
+    return null;
   }
 
   /** The cursor as of now (null before the first poll); for tests. */
