@@ -20,7 +20,6 @@ import io.sf2loki.salesforce.source.FailureStreak;
 import io.sf2loki.salesforce.source.PollGate;
 import io.sf2loki.salesforce.source.PollLoop;
 import io.sf2loki.salesforce.source.StoredCursors;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -60,9 +59,6 @@ public final class ApexLogSource implements Source, ReportsPolls {
    * APX-6: the cycle that fails on the same log for this many consecutive cycles skips its body.
    */
   public static final int FAILING_CYCLES_BEFORE_SKIP = 3;
-
-  /** SRC-12 fallback floor: server now − 167 h. */
-  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
 
   private static final DateTimeFormatter DEFAULT_SINCE =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);

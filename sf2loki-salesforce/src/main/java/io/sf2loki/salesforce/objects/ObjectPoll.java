@@ -6,7 +6,7 @@ import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.status.PollReporter;
-import java.time.Duration;
+import io.sf2loki.salesforce.source.TimestampFallback;
 import java.time.Instant;
 
 /**
@@ -15,9 +15,6 @@ import java.time.Instant;
  * source's run thread.
  */
 final class ObjectPoll {
-  /** SRC-12 floor: server now − 167 h. */
-  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
-
   private static final Attributes SOURCE_ATTRS =
       Attributes.of(Sf2lokiMetrics.SOURCE, EventLogObjectSource.SOURCE);
 
@@ -51,9 +48,8 @@ final class ObjectPoll {
     Instant ts = p.entryTs();
     if (ts == null) {
       metrics.timestampFallbacks.add(1, SOURCE_ATTRS);
-      Instant floor = serverNow.minus(FALLBACK_FLOOR);
       Instant fb = s.cursor.lastInstant() != null ? s.cursor.lastInstant() : serverNow;
-      ts = fb.isBefore(floor) ? floor : fb;
+      ts = TimestampFallback.floored(fb, serverNow);
     }
     String value = s.cursor.toValue();
     LogEntry e = LogEntry.of(ts, s.labels, p.line(), p.md(), new CheckpointToken(s.key, value));
