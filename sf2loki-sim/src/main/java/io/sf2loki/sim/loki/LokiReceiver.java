@@ -292,42 +292,54 @@ public final class LokiReceiver implements AutoCloseable {
         respond(ctx, ex, headers, body.length, 400, e.getMessage(), null);
         return;
       }
-      ctx.entries = decoded.stream().mapToInt(st -> st.entries().size()).sum();
-      synchronized (this) {
-        receivedEntries += ctx.entries;
-      }
-      if (fault.isPresent()) {
-        LokiFault f = fault.get();
-        respond(ctx, ex, headers, body.length, f.status(), f.body(), f.retryAfter());
-        return;
-      }
-      if (decoded.isEmpty()) {
-        respond(
-            ctx,
-            ex,
-            headers,
-            body.length,
-            422,
-            "error at least one valid stream is required for ingestion",
-            null);
-        return;
-      }
-      String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
-      List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
-      if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
-        respond(
-            ctx,
-            ex,
-            headers,
-            body.length,
-            400,
-            errors.get(0).substring(INGESTER_PREFIX.length()),
-            null);
-      } else if (errors.isEmpty()) {
-        respond(ctx, ex, headers, body.length, 204, "", null);
-      } else {
-        respond(ctx, ex, headers, body.length, 400, LokiMessages.group(errors), null);
-      }
+      answer(ctx, ex, headers, body.length, decoded, fault);
+    }
+  }
+
+  /** Counts a decoded push, then answers it: the fault, 422 without streams, or what Loki says. */
+  private void answer(
+      Ctx ctx,
+      HttpExchange ex,
+      Map<String, List<String>> headers,
+      long bodyLength,
+      List<PushedStream> decoded,
+      Optional<LokiFault> fault)
+      throws IOException {
+    ctx.entries = decoded.stream().mapToInt(st -> st.entries().size()).sum();
+    synchronized (this) {
+      receivedEntries += ctx.entries;
+    }
+    if (fault.isPresent()) {
+      LokiFault f = fault.get();
+      respond(ctx, ex, headers, bodyLength, f.status(), f.body(), f.retryAfter());
+      return;
+    }
+    if (decoded.isEmpty()) {
+      respond(
+          ctx,
+          ex,
+          headers,
+          bodyLength,
+          422,
+          "error at least one valid stream is required for ingestion",
+          null);
+      return;
+    }
+    String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
+    List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
+    if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
+      respond(
+          ctx,
+          ex,
+          headers,
+          bodyLength,
+          400,
+          errors.get(0).substring(INGESTER_PREFIX.length()),
+          null);
+    } else if (errors.isEmpty()) {
+      respond(ctx, ex, headers, bodyLength, 204, "", null);
+    } else {
+      respond(ctx, ex, headers, bodyLength, 400, LokiMessages.group(errors), null);
     }
   }
 
