@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.core.shape.CanonicalJson;
 import io.sf2loki.core.shape.TimestampParser;
+import io.sf2loki.salesforce.source.CursorCodec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -57,6 +59,33 @@ public record ApexLogCursor(String lastTs, List<String> ids) {
    * @param stored the stored value, or null when the key is absent (not unusable)
    * @param defaultTs server now − lookback as {@code YYYY-MM-DDTHH:MM:SSZ}
    */
+  /**
+   * {@link #load} as the source framework's codec (SRC-15): an unusable value keeps what it
+   * salvages (its valid ids) and starts at {@code defaultTs}.
+   *
+   * @param defaultTs server now − lookback as {@code YYYY-MM-DDTHH:MM:SSZ}
+   */
+  public static CursorCodec<ApexLogCursor> codec(String defaultTs) {
+    return new CursorCodec<>() {
+      @Override
+      public Optional<ApexLogCursor> decode(String value) {
+        Loaded l = load(value, defaultTs);
+        return l.unusable() ? Optional.empty() : Optional.of(l.cursor());
+      }
+
+      @Override
+      public String encode(ApexLogCursor cursor) {
+        return cursor.toValue();
+      }
+
+      @Override
+      public Decoded<ApexLogCursor> decodeOr(String value, ApexLogCursor fresh) {
+        Loaded l = load(value, defaultTs);
+        return new Decoded<>(l.cursor(), !l.unusable());
+      }
+    };
+  }
+
   public static Loaded load(String stored, String defaultTs) {
     ApexLogCursor fresh = new ApexLogCursor(defaultTs, List.of());
     if (stored == null) {

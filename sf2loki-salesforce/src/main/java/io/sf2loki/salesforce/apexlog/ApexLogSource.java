@@ -16,8 +16,10 @@ import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.FailureStreak;
 import io.sf2loki.salesforce.source.PollGate;
-import java.time.Duration;
+import io.sf2loki.salesforce.source.PollLoop;
+import io.sf2loki.salesforce.source.StoredCursors;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -58,15 +60,12 @@ public final class ApexLogSource implements Source, ReportsPolls {
    */
   public static final int FAILING_CYCLES_BEFORE_SKIP = 3;
 
-  /** SRC-12 fallback floor: server now − 167 h. */
-  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
-
   private static final DateTimeFormatter DEFAULT_SINCE =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
   private final ApexLogSettings settings;
   private final ToolingApi api;
-  private final CheckpointStore store;
+  private final StoredCursors cursors;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
   private final LogShipper shipper;
@@ -74,13 +73,12 @@ public final class ApexLogSource implements Source, ReportsPolls {
   private final PollGate gate;
   private PollReporter reporter = PollReporter.NONE;
   private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
-  private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
   private final Attributes objectAttrs =
       Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, SOURCE);
 
   // state of the term; touched only by the polling thread
   private ApexLogCursor cursor;
-  private int consecutiveListingFailures;
+  private final FailureStreak listingFailures = new FailureStreak();
   private boolean stalledLastPoll;
 
   /** Creates the source for one term, without transforms. */
@@ -131,7 +129,7 @@ public final class ApexLogSource implements Source, ReportsPolls {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.api = Objects.requireNonNull(api, "api");
-    this.store = Objects.requireNonNull(store, "store");
+    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
     this.shipper =
@@ -161,22 +159,15 @@ public final class ApexLogSource implements Source, ReportsPolls {
    */
   @Override
   public void run(EntryEmitter emitter, StopSignal stop) throws InterruptedException {
-    while (!stop.isStopped()) {
-      // OBS-21: a poll due while the API reserve pauses is skipped (no call, cursor untouched)
-      PollReport report = gate.open() ? pollOnce(emitter, stop) : paused();
-      if (report.outcome() == Outcome.STOPPED) {
-        return;
-      }
-      if (settings.finite()) {
-        if (report.logsDone() == 0) {
-          return;
-        }
-        continue;
-      }
-      if (!time.sleeper().sleep(jittered(settings.pollInterval()), stop)) {
-        return;
-      }
-    }
+    new PollLoop(settings.pollInterval(), settings.finite(), time.sleeper(), random)
+        .runInterruptibly(
+            stop,
+            () -> {
+              // OBS-21: a poll due while the API reserve pauses is skipped (no call, cursor kept)
+              PollReport report = gate.open() ? pollOnce(emitter, stop) : paused();
+              return new PollLoop.Poll.Result(
+                  report.outcome() == Outcome.STOPPED, report.logsDone() > 0);
+            });
   }
 
   /** How a poll ended. */
@@ -238,90 +229,19 @@ public final class ApexLogSource implements Source, ReportsPolls {
       cursor = loadCursor(serverNow);
     }
     final ApexLogCursor start = cursor;
-    Set<String> window = cursor.idSet();
-    String lastCarried = null;
-    int done = 0;
-    int queries = 0;
-    Outcome outcome;
-    pages:
-    while (true) {
-      if (stop.isStopped()) {
-        outcome = Outcome.STOPPED;
-        break;
-      }
-      String soql = ApexLogSoql.listing(cursor.lastTs(), cursor.lastId(), settings.users());
-      List<Map<String, Object>> records;
-      queries++;
-      try {
-        records = api.toolingQuery(soql);
-      } catch (SoqlThrottledException e) {
-        log.atError()
-            .addKeyValue("source", SOURCE)
-            .addKeyValue("object", SOURCE)
-            .addKeyValue("error", reporter.redact(e.getMessage()))
-            .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
-        reporter.failed(KEY, e);
-        outcome = Outcome.THROTTLED;
-        break;
-      } catch (SoqlException e) {
-        listingFailure(e);
-        reporter.failed(KEY, e);
-        outcome = Outcome.LISTING_ERROR;
-        break;
-      }
-      boolean anyNew = false;
-      for (Map<String, Object> rec : records) {
-        String id = LogShipper.str(rec.get("Id"));
-        if (id == null || id.isEmpty()) {
-          log.atWarn()
-              .addKeyValue("source", SOURCE)
-              .log("apexlog listing record without Id skipped");
-          continue;
-        }
-        if (window.contains(id)) {
-          continue;
-        }
-        anyNew = true;
-        // XF-8: the cursor uses the original Id and StartTime
-        ApexLogCursor advanced = cursor.advance(id, LogShipper.str(rec.get("StartTime")));
-        LogShipper.LogResult r = shipper.process(rec, id, advanced, emitter, stop, serverNow);
-        switch (r.step()) {
-          case ADVANCED -> {
-            cursor = advanced;
-            revisit.remember(id, TimestampParser.parseOrNull(rec.get("StartTime")), serverNow);
-            window.add(id);
-            done++;
-            if (r.carried() != null) {
-              lastCarried = r.carried();
-            }
-          }
-          case END -> {
-            outcome = r.outcome();
-            break pages;
-          }
-        }
-      }
-      if (records.size() < ApexLogSoql.PAGE_SIZE) {
-        outcome = Outcome.CLEAN;
-        break;
-      }
-      if (!anyNew) {
-        stall();
-        outcome = Outcome.STALLED;
-        break;
-      }
-    }
+    Listing l = drainListing(emitter, stop, serverNow);
+    Outcome outcome = l.outcome;
     if (outcome != Outcome.STALLED) {
       stalledLastPoll = false;
     }
     if (outcome != Outcome.LISTING_ERROR
         && outcome != Outcome.STOPPED
         && outcome != Outcome.THROTTLED) {
-      consecutiveListingFailures = 0;
+      listingFailures.reset();
     }
     if (outcome != Outcome.STOPPED && !cursor.equals(start)) {
       String value = cursor.toValue();
-      if (!value.equals(lastCarried)
+      if (!value.equals(l.lastCarried)
           && !emitter.emit(LogEntry.checkpointOnly(new CheckpointToken(KEY, value)))) {
         outcome = Outcome.STOPPED;
       }
@@ -339,7 +259,108 @@ public final class ApexLogSource implements Source, ReportsPolls {
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, objectAttrs);
     }
-    return new PollReport(outcome, done, queries);
+    return new PollReport(outcome, l.done, l.queries);
+  }
+
+  /** What one poll's listing went through. */
+  private static final class Listing {
+    Outcome outcome;
+    String lastCarried;
+    int done;
+    int queries;
+    boolean anyNew;
+  }
+
+  /** APX-1: pages through the listing until a short page, a stall, a failure or stop. */
+  private Listing drainListing(EntryEmitter emitter, StopSignal stop, Instant serverNow)
+      throws InterruptedException {
+    Listing l = new Listing();
+    Set<String> window = cursor.idSet();
+    while (true) {
+      if (stop.isStopped()) {
+        l.outcome = Outcome.STOPPED;
+        return l;
+      }
+      String soql = ApexLogSoql.listing(cursor.lastTs(), cursor.lastId(), settings.users());
+      List<Map<String, Object>> records;
+      l.queries++;
+      try {
+        records = api.toolingQuery(soql);
+      } catch (SoqlThrottledException e) {
+        log.atError()
+            .addKeyValue("source", SOURCE)
+            .addKeyValue("object", SOURCE)
+            .addKeyValue("error", reporter.redact(e.getMessage()))
+            .log("apexlog listing throttled (REQUEST_LIMIT_EXCEEDED); poll ends");
+        reporter.failed(KEY, e);
+        l.outcome = Outcome.THROTTLED;
+        return l;
+      } catch (SoqlException e) {
+        listingFailure(e);
+        reporter.failed(KEY, e);
+        l.outcome = Outcome.LISTING_ERROR;
+        return l;
+      }
+      Outcome ended = handlePage(records, window, l, emitter, stop, serverNow);
+      if (ended != null) {
+        l.outcome = ended;
+        return l;
+      }
+      if (records.size() < ApexLogSoql.PAGE_SIZE) {
+        l.outcome = Outcome.CLEAN;
+        return l;
+      }
+      if (!l.anyNew) {
+        stall();
+        l.outcome = Outcome.STALLED;
+        return l;
+      }
+    }
+  }
+
+  /**
+   * APX-3…APX-7 for one listing page.
+   *
+   * @return the outcome that ends the poll, or null to go on
+   */
+  private Outcome handlePage(
+      List<Map<String, Object>> records,
+      Set<String> window,
+      Listing l,
+      EntryEmitter emitter,
+      StopSignal stop,
+      Instant serverNow)
+      throws InterruptedException {
+    l.anyNew = false;
+    for (Map<String, Object> rec : records) {
+      String id = LogShipper.str(rec.get("Id"));
+      if (id == null || id.isEmpty()) {
+        log.atWarn().addKeyValue("source", SOURCE).log("apexlog listing record without Id skipped");
+        continue;
+      }
+      if (window.contains(id)) {
+        continue;
+      }
+      l.anyNew = true;
+      // XF-8: the cursor uses the original Id and StartTime
+      ApexLogCursor advanced = cursor.advance(id, LogShipper.str(rec.get("StartTime")));
+      LogShipper.LogResult r = shipper.process(rec, id, advanced, emitter, stop, serverNow);
+      switch (r.step()) {
+        case ADVANCED -> {
+          cursor = advanced;
+          revisit.remember(id, TimestampParser.parseOrNull(rec.get("StartTime")), serverNow);
+          window.add(id);
+          l.done++;
+          if (r.carried() != null) {
+            l.lastCarried = r.carried();
+          }
+        }
+        case END -> {
+          return r.outcome();
+        }
+      }
+    }
+    return null;
   }
 
   /** The cursor as of now (null before the first poll); for tests. */
@@ -373,31 +394,20 @@ public final class ApexLogSource implements Source, ReportsPolls {
   private ApexLogCursor loadCursor(Instant serverNow) {
     String def =
         DEFAULT_SINCE.format(serverNow.minus(settings.lookback()).truncatedTo(ChronoUnit.SECONDS));
-    String stored = store.load(KEY).orElse(null);
-    ApexLogCursor.Loaded loaded = ApexLogCursor.load(stored, def);
-    if (loaded.unusable()) {
-      log.atWarn()
-          .addKeyValue("source", SOURCE)
-          .addKeyValue("key", KEY)
-          .addKeyValue("since", loaded.cursor().lastTs())
-          .log("apexlog checkpoint unreadable; starting from the lookback window");
-      metrics.checkpointLoadErrors.add(1, sourceAttrs);
-    }
-    return loaded.cursor();
+    return cursors.load(
+        log,
+        SOURCE,
+        KEY,
+        ApexLogCursor.codec(def),
+        new ApexLogCursor(def, List.of()),
+        def,
+        "apexlog checkpoint unreadable; starting from the lookback window");
   }
 
   /** SRC-19: WARN, ERROR from the third consecutive failure; counted. */
   private void listingFailure(SoqlException e) {
-    consecutiveListingFailures++;
     metrics.soqlPollErrors.add(1, objectAttrs);
-    var builder = consecutiveListingFailures >= 3 ? log.atError() : log.atWarn();
-    builder
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("object", SOURCE)
-        .addKeyValue("status", e.status())
-        .addKeyValue("consecutive_failures", consecutiveListingFailures)
-        .addKeyValue("error", reporter.redact(e.getMessage()))
-        .log("apexlog listing failed");
+    listingFailures.pollFailed(log, SOURCE, SOURCE, e, reporter).log("apexlog listing failed");
   }
 
   /** APX-8: WARN at the first stalled poll, ERROR and a counted stall from the second in a row. */
@@ -417,10 +427,5 @@ public final class ApexLogSource implements Source, ReportsPolls {
           .log("apexlog listing returned a full page of already-seen logs");
     }
     stalledLastPoll = true;
-  }
-
-  private Duration jittered(Duration interval) {
-    double factor = 0.9 + 0.2 * random.nextDouble();
-    return Duration.ofNanos((long) (interval.toNanos() * factor));
   }
 }

@@ -13,6 +13,7 @@ import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.rest.DownloadValidator;
+import io.sf2loki.salesforce.source.TimestampFallback;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -172,8 +173,7 @@ final class LogShipper {
     }
     metrics.timestampFallbacks.add(1, sourceAttrs);
     Instant fallback = TimestampParser.parseOrNull(advanced.lastTs());
-    Instant floor = now.minus(ApexLogSource.FALLBACK_FLOOR);
-    return fallback == null || fallback.isBefore(floor) ? floor : fallback;
+    return TimestampFallback.floored(fallback, now);
   }
 
   static String str(Object v) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.salesforce.source.CursorCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -75,6 +76,11 @@ final class ElfCursorCodec {
       }
     }
     return Optional.of(new ElfCursor(lastCreated, window));
+  }
+
+  /** This codec as a {@link CursorCodec} whose object form defaults {@code last_created}. */
+  CursorCodec<ElfCursor> withDefault(String defaultLastCreated) {
+    return CursorCodec.of(v -> parse(v, defaultLastCreated), ElfCursor::toValue);
   }
 
   private static Optional<ElfCursor> bareTimestamp(String s) {

@@ -10,7 +10,7 @@ import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.shape.TextForm;
 import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.shape.Utf8SizedMap;
-import java.time.Duration;
+import io.sf2loki.salesforce.source.TimestampFallback;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
@@ -25,9 +25,6 @@ import java.util.Optional;
  */
 final class RowShaper {
   static final String SOURCE = "eventlogfile";
-
-  /** SRC-12 floor: server now − 167 h. */
-  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
 
   /** Line buffers grown beyond this many chars are not kept for the next row. */
   static final int MAX_RETAINED_BUFFER = 256 * 1024;
@@ -222,7 +219,6 @@ final class RowShaper {
     metrics.timestampFallbacks.add(1, sourceAttrs);
     Instant fallback =
         ctx.previous != null ? ctx.previous : ctx.logDate != null ? ctx.logDate : ctx.serverNow;
-    Instant floor = ctx.serverNow.minus(FALLBACK_FLOOR);
-    return fallback.isBefore(floor) ? floor : fallback;
+    return TimestampFallback.floored(fallback, ctx.serverNow);
   }
 }

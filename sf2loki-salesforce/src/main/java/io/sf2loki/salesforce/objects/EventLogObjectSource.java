@@ -1,10 +1,8 @@
 package io.sf2loki.salesforce.objects;
 
-import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
-import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.shape.TimestampParser;
 import io.sf2loki.core.spi.CheckpointStore;
@@ -19,18 +17,14 @@ import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
+import io.sf2loki.salesforce.source.Jitter;
 import io.sf2loki.salesforce.source.PollGate;
+import io.sf2loki.salesforce.source.StoredCursors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -46,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * object on its own due time inside one loop, and OBJ-12 makes a throttle of one object push every
  * other due object, which needs the shared schedule. Cursors are loaded from the store once per
  * object (at its first poll) and then kept in memory for the term.
+ *
+ * <p>Parts: this class schedules the objects and runs each poll (OBJ-1, OBJ-2, OBJ-11, OBJ-12,
+ * SRC-19); {@link AscDrain} (OBJ-3, OBJ-4) and {@link DescDrain} (OBJ-5, OBJ-7, OBJ-8) page one
+ * object, {@link ObjectPoll} emits its records, {@link WatermarkSignals} raises the OBJ-4/7/9
+ * warnings and {@link ObjectRevisit} runs the late-visibility revisit. All log under this class's
+ * logger.
  *
  * <p>Threads: {@link #run} (or {@link #pollOnce}) is the only caller of the emitter; each page's
  * records are keyed, transformed, sampled and serialised on the injected CPU executor (PIPE-26).
@@ -66,23 +66,17 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   /** Checkpoint key prefix: {@code eventlog_objects:<Object>} (SRC-15). */
   public static final String KEY_PREFIX = "eventlog_objects:";
 
-  /** SRC-12 floor: server now − 167 h. */
-  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
-
-  /** OBJ-9: a window above this many keys logs WARN once per boundary. */
-  static final int WINDOW_WARN = 5000;
-
   private final EventLogObjectsSettings settings;
   private final SalesforceRest rest;
-  private final CheckpointStore store;
+  private final StoredCursors cursors;
   private final Sf2lokiMetrics metrics;
   private final TimeSource time;
-  private final RecordPreparer preparer;
+  private final AscDrain asc;
+  private final DescDrain desc;
   private final RandomGenerator random;
   private final PollGate gate;
   private PollReporter reporter = PollReporter.NONE;
   private final List<ObjectState> states = new ArrayList<>();
-  private final Attributes sourceAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE);
 
   /**
    * Creates the source for one term without transforms and with a fresh jitter generator.
@@ -152,14 +146,17 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
-    this.store = Objects.requireNonNull(store, "store");
+    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.time = Objects.requireNonNull(time, "time");
-    this.preparer =
+    RecordPreparer preparer =
         new RecordPreparer(
             Objects.requireNonNull(cpuExecutor, "cpuExecutor"),
             Objects.requireNonNull(transform, "transform"),
             new StructuredMetadataExtractor(settings.structuredMetadataFields()));
+    WatermarkSignals signals = new WatermarkSignals(metrics);
+    this.asc = new AscDrain(rest, preparer, signals);
+    this.desc = new DescDrain(rest, preparer, signals);
     this.random = Objects.requireNonNull(random, "random");
     long now = time.ticker().nanoTime();
     for (ObjectSettings o : settings.objects()) {
@@ -288,25 +285,11 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   }
 
   private Duration jittered(Duration interval) {
-    double factor = 0.9 + 0.2 * random.nextDouble();
-    return Duration.ofNanos((long) (interval.toNanos() * factor));
+    return Jitter.poll(interval, random);
   }
 
   // ---------------------------------------------------------------------------------------------
   // per object
-
-  /** Per-poll emission bookkeeping. */
-  private static final class Emission {
-    final EntryEmitter emitter;
-    final Instant serverNow;
-    String lastCarried;
-    int real;
-
-    Emission(EntryEmitter emitter, Instant serverNow) {
-      this.emitter = emitter;
-      this.serverNow = serverNow;
-    }
-  }
 
   private PollResult poll(ObjectState s, EntryEmitter emitter, StopSignal stop)
       throws InterruptedException {
@@ -323,11 +306,11 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
             ? null
             : new ObjectSoql.Bound(
                 ObjectSoql.literal(serverNow.minus(s.settings.settleWindow())), true);
-    Emission em = new Emission(emitter, serverNow);
+    ObjectPoll em = new ObjectPoll(emitter, metrics, serverNow, reporter);
     Outcome out;
     try {
-      out = s.settings.bigObject() ? drainDesc(s, upper, em, stop) : drainAsc(s, upper, em, stop);
-      if (out == Outcome.OK && !s.revisit.run(s, serverNow, p -> emit(s, p, em), stop)) {
+      out = s.settings.bigObject() ? desc.drain(s, upper, em, stop) : asc.drain(s, upper, em, stop);
+      if (out == Outcome.OK && !s.revisit.run(s, serverNow, p -> em.emit(s, p), stop)) {
         out = Outcome.STOPPED; // OBJ-13: after the main path, with the unchanged cursor
       }
     } catch (SoqlThrottledException e) {
@@ -354,13 +337,13 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
     boolean advanced = !end.equals(start);
     if (advanced && !end.equals(em.lastCarried)) {
       // OBJ-11 / SRC-3
-      if (!emitter.emit(LogEntry.checkpointOnly(new CheckpointToken(s.key, end)))) {
+      if (!em.emitCheckpoint(new CheckpointToken(s.key, end))) {
         return new PollResult(Outcome.STOPPED, em.real, advanced);
       }
     }
     if (out == Outcome.OK) {
       reporter.ok(s.key);
-      s.consecutiveFailures = 0;
+      s.failures.reset();
       metrics.sourceLastSuccessTimestampSeconds.set(
           time.now().toEpochMilli() / 1000.0, s.objectAttrs);
     }
@@ -370,310 +353,23 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   /** OBJ-2. */
   private ObjectCursor load(ObjectState s, Instant serverNow) {
     String def = ObjectSoql.defaultSince(serverNow.minus(s.settings.lookback()));
-    ObjectCursor fresh = new ObjectCursor(def, TimestampParser.parseOrNull(def), List.of());
-    Optional<String> stored = store.load(s.key);
-    if (stored.isEmpty()) {
-      return fresh;
-    }
-    Optional<ObjectCursor> parsed = ObjectCursor.parse(stored.get());
-    if (parsed.isPresent()) {
-      return parsed.get();
-    }
-    metrics.checkpointLoadErrors.add(1, sourceAttrs);
-    log.atWarn()
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("key", s.key)
-        .addKeyValue("since", def)
-        .log("object checkpoint unusable; starting from the lookback window");
-    return fresh;
+    return cursors.load(
+        log,
+        SOURCE,
+        s.key,
+        ObjectCursor.CODEC,
+        new ObjectCursor(def, TimestampParser.parseOrNull(def), List.of()),
+        def,
+        "object checkpoint unusable; starting from the lookback window");
   }
 
   /** SRC-19 (and the OBJ-12 Big Object hint). */
   private void pollFailure(ObjectState s, SoqlException e) {
-    s.consecutiveFailures++;
     metrics.soqlPollErrors.add(1, s.objectAttrs);
-    var b = s.consecutiveFailures >= 3 ? log.atError() : log.atWarn();
-    b =
-        b.addKeyValue("source", SOURCE)
-            .addKeyValue("object", s.settings.name())
-            .addKeyValue("status", e.status())
-            .addKeyValue("consecutive_failures", s.consecutiveFailures)
-            .addKeyValue("error", reporter.redact(e.getMessage()));
+    var b = s.failures.pollFailed(log, SOURCE, s.settings.name(), e, reporter);
     if (e.hasErrorCode("BIG_OBJECT_UNSUPPORTED_OPERATION")) { // SRC-27: whole error body
       b = b.addKeyValue("hint", "set big_object: true for this object");
     }
     b.log("object poll failed; retried next poll");
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // ASC path (OBJ-3, OBJ-4, OBJ-9)
-
-  private Outcome drainAsc(ObjectState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
-      throws SoqlException, InterruptedException, Stopped {
-    while (true) {
-      if (stop.isStopped()) {
-        return Outcome.STOPPED;
-      }
-      String last = s.cursor.lastKey();
-      String lastId = RecordPreparer.isRealId(last) ? last : null;
-      String soql =
-          ObjectSoql.asc(
-              s.settings.name(), s.settings.timestampField(), s.cursor.lastTs(), lastId, upper);
-      List<Map<String, Object>> page = rest.query(soql);
-      List<PreparedRecord> prepared = preparer.prepare(s, page, stop);
-      if (prepared == null) {
-        return Outcome.STOPPED;
-      }
-      String before = s.cursor.toValue();
-      String boundary = s.cursor.lastTs() + " " + s.cursor.lastKey();
-      boolean newKey = false;
-      for (PreparedRecord p : prepared) {
-        if (s.cursor.inWindow(p.key())) {
-          continue; // OBJ-4 dedup
-        }
-        newKey = true;
-        if (p.instant() != null) {
-          s.cursor.advance(p.rawTs(), p.instant(), p.key(), p.realIdKey());
-          windowWarn(s);
-        }
-        emit(s, p, em);
-        s.revisit.remember(p, em.serverNow);
-      }
-      if (page.size() < ObjectSoql.PAGE) {
-        return Outcome.OK;
-      }
-      if (!newKey || s.cursor.toValue().equals(before)) {
-        stall(s, boundary);
-        return Outcome.OK;
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // DESC path (OBJ-5, OBJ-7, OBJ-8, OBJ-9)
-
-  /** Records held by one drain, ordered ascending (unparseable timestamps first), capped. */
-  private static final class Held {
-    private record HKey(Instant instant, String key) {}
-
-    private static final Comparator<HKey> ORDER =
-        Comparator.comparing(HKey::instant, Comparator.nullsFirst(Comparator.naturalOrder()))
-            .thenComparing(HKey::key);
-
-    final TreeMap<HKey, PreparedRecord> records = new TreeMap<>(ORDER);
-    final long maxRecords;
-    final long maxBytes;
-    long bytes;
-
-    Held(long maxRecords, long maxBytes) {
-      this.maxRecords = maxRecords;
-      this.maxBytes = maxBytes;
-    }
-
-    /** Adds and evicts the newest records while a cap is exceeded (keeps at least one). */
-    void add(PreparedRecord p) {
-      if (records.putIfAbsent(new HKey(p.instant(), p.key()), p) == null) {
-        bytes += p.bytes();
-      }
-      while (records.size() > 1
-          && ((maxRecords > 0 && records.size() > maxRecords)
-              || (maxBytes > 0 && bytes > maxBytes))) {
-        bytes -= records.pollLastEntry().getValue().bytes();
-      }
-    }
-  }
-
-  private Outcome drainDesc(ObjectState s, ObjectSoql.Bound upper, Emission em, StopSignal stop)
-      throws SoqlException, InterruptedException, Stopped {
-    String name = s.settings.name();
-    String ts = s.settings.timestampField();
-    Held held = new Held(s.settings.maxCatchupRecords(), s.settings.maxCatchupBytes());
-    ObjectSoql.Bound bound = upper;
-    Set<String> seenAtBound = new HashSet<>();
-    while (true) {
-      if (stop.isStopped()) {
-        return Outcome.STOPPED; // OBJ-8: nothing emitted, nothing committed
-      }
-      List<Map<String, Object>> page =
-          rest.query(ObjectSoql.desc(name, ts, s.cursor.lastTs(), bound));
-      List<PreparedRecord> prepared = preparer.prepare(s, page, stop);
-      if (prepared == null) {
-        return Outcome.STOPPED;
-      }
-      Set<Instant> instants = new HashSet<>();
-      int parseable = 0;
-      int newKeys = 0;
-      for (PreparedRecord p : prepared) {
-        if (p.instant() != null) {
-          instants.add(p.instant());
-          parseable++;
-        }
-        if (seenAtBound.contains(p.key())) {
-          continue; // a tie at the inclusive bound, re-fetched
-        }
-        newKeys++;
-        if (!s.cursor.inWindow(p.key())) {
-          held.add(p);
-        }
-      }
-      if (page.size() < ObjectSoql.PAGE) {
-        break;
-      }
-      if (instants.size() == 1 && parseable == prepared.size()) {
-        // OBJ-7 tie escape on the index field
-        Instant tie = instants.iterator().next();
-        Set<String> seen = new HashSet<>(seenAtBound);
-        prepared.forEach(p -> seen.add(p.key()));
-        if (!tieEscape(s, tie, seen, held, stop)) {
-          return Outcome.STOPPED;
-        }
-        bound = new ObjectSoql.Bound(ObjectSoql.literal(tie), false);
-        seenAtBound = new HashSet<>();
-        continue;
-      }
-      if (newKeys == 0 || instants.isEmpty()) {
-        stall(s, bound == null ? s.cursor.lastTs() : bound.literal());
-        break;
-      }
-      Instant oldest = instants.stream().min(Comparator.naturalOrder()).orElseThrow();
-      bound = new ObjectSoql.Bound(ObjectSoql.literal(oldest), true);
-      Set<String> next = new HashSet<>();
-      for (PreparedRecord p : prepared) {
-        if (oldest.equals(p.instant())) {
-          next.add(p.key());
-        }
-      }
-      seenAtBound = next;
-    }
-    if (stop.isStopped()) {
-      return Outcome.STOPPED;
-    }
-    for (PreparedRecord p : held.records.values()) {
-      if (p.instant() != null) {
-        s.cursor.advance(p.rawTs(), p.instant(), p.key(), false);
-        windowWarn(s);
-      }
-      emit(s, p, em);
-      s.revisit.remember(p, em.serverNow);
-    }
-    return Outcome.OK;
-  }
-
-  /**
-   * Pages through one instant on {@code tiebreak_field} (OBJ-7).
-   *
-   * @return false when the stop signal fired
-   */
-  private boolean tieEscape(
-      ObjectState s, Instant tie, Set<String> seen, Held held, StopSignal stop)
-      throws SoqlException, InterruptedException {
-    String lastTb = null;
-    while (true) {
-      if (stop.isStopped()) {
-        return false;
-      }
-      String soql =
-          ObjectSoql.tie(
-              s.settings.name(),
-              s.settings.timestampField(),
-              tie,
-              s.settings.tiebreakField(),
-              lastTb);
-      List<Map<String, Object>> page;
-      try {
-        page = rest.query(soql);
-      } catch (SoqlThrottledException e) {
-        throw e;
-      } catch (SoqlException e) {
-        tieFailure(s, tie, e.getMessage());
-        return true;
-      }
-      List<PreparedRecord> prepared = preparer.prepare(s, page, stop);
-      if (prepared == null) {
-        return false;
-      }
-      boolean missing = false;
-      for (PreparedRecord p : prepared) {
-        if (p.tiebreak() == null) {
-          missing = true;
-        } else if (lastTb == null || p.tiebreak().compareTo(lastTb) < 0) {
-          lastTb = p.tiebreak();
-        }
-        if (seen.add(p.key()) && !s.cursor.inWindow(p.key())) {
-          held.add(p);
-        }
-      }
-      if (missing) {
-        tieFailure(s, tie, "a record lacks " + s.settings.tiebreakField());
-        return true;
-      }
-      if (page.size() < ObjectSoql.PAGE) {
-        return true;
-      }
-    }
-  }
-
-  private void tieFailure(ObjectState s, Instant tie, String why) {
-    metrics.watermarkStalls.add(1, s.objectAttrs);
-    log.atError()
-        .addKeyValue("source", SOURCE)
-        .addKeyValue("object", s.settings.name())
-        .addKeyValue("error", reporter.redact(why))
-        .log(
-            "tie group at "
-                + ObjectSoql.literal(tie)
-                + " cannot be paged; remaining rows at that instant may be skipped");
-  }
-
-  /** OBJ-4 stall signals: WARN first, ERROR + counter on a repeat at the same boundary. */
-  private void stall(ObjectState s, String boundary) {
-    boolean repeat = boundary.equals(s.lastStallBoundary);
-    s.lastStallBoundary = boundary;
-    var b = repeat ? log.atError() : log.atWarn();
-    if (repeat) {
-      metrics.watermarkStalls.add(1, s.objectAttrs);
-    }
-    b.addKeyValue("source", SOURCE)
-        .addKeyValue("object", s.settings.name())
-        .addKeyValue("boundary", boundary)
-        .log("object watermark stalled: a full page added no new record");
-  }
-
-  private void windowWarn(ObjectState s) {
-    if (s.cursor.windowSize() > WINDOW_WARN && !s.cursor.lastTs().equals(s.warnedWindowAt)) {
-      s.warnedWindowAt = s.cursor.lastTs();
-      log.atWarn()
-          .addKeyValue("source", SOURCE)
-          .addKeyValue("object", s.settings.name())
-          .addKeyValue("watermark", s.cursor.lastTs())
-          .log("object id window exceeds 5000 keys");
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // records
-
-  private void emit(ObjectState s, PreparedRecord p, Emission em)
-      throws Stopped, InterruptedException {
-    if (!p.keep()) {
-      if (p.sampledOut()) {
-        metrics.entriesSampledOut.add(1, s.typeAttrs);
-      }
-      return;
-    }
-    Instant ts = p.entryTs();
-    if (ts == null) {
-      metrics.timestampFallbacks.add(1, sourceAttrs);
-      Instant floor = em.serverNow.minus(FALLBACK_FLOOR);
-      Instant fb = s.cursor.lastInstant() != null ? s.cursor.lastInstant() : em.serverNow;
-      ts = fb.isBefore(floor) ? floor : fb;
-    }
-    String value = s.cursor.toValue();
-    LogEntry e = LogEntry.of(ts, s.labels, p.line(), p.md(), new CheckpointToken(s.key, value));
-    if (!em.emitter.emit(e)) {
-      throw new Stopped();
-    }
-    em.lastCarried = value;
-    em.real++;
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.core.shape.CanonicalJson;
 import io.sf2loki.core.shape.TimestampParser;
+import io.sf2loki.salesforce.source.CursorCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,6 +87,10 @@ final class ObjectCursor {
     m.put("last_ts", lastTs);
     return CanonicalJson.write(m);
   }
+
+  /** The checkpoint codec (SRC-15): {@link #parse} and {@link #toValue}. */
+  static final CursorCodec<ObjectCursor> CODEC =
+      CursorCodec.of(ObjectCursor::parse, ObjectCursor::toValue);
 
   /**
    * Parses a stored value (OBJ-2).

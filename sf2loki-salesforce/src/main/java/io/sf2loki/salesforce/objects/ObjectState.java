@@ -2,6 +2,7 @@ package io.sf2loki.salesforce.objects;
 
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.salesforce.source.FailureStreak;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +22,7 @@ final class ObjectState {
   final ObjectRevisit revisit;
   long dueNanos;
   ObjectCursor cursor;
-  int consecutiveFailures;
+  final FailureStreak failures = new FailureStreak();
   String lastStallBoundary;
   String warnedWindowAt;
 

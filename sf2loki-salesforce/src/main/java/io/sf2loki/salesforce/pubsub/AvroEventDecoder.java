@@ -175,47 +175,13 @@ public final class AvroEventDecoder {
     LogicalType logical = schema.getLogicalType();
     switch (schema.getType()) {
       case UNION:
-        {
-          // the common Salesforce shape ["null", T]: a non-null value is the T branch
-          List<Schema> types = schema.getTypes();
-          if (types.size() == 2) {
-            if (types.get(0).getType() == Schema.Type.NULL) {
-              return convert(types.get(1), value);
-            }
-            if (types.get(1).getType() == Schema.Type.NULL) {
-              return convert(types.get(0), value);
-            }
-          }
-          int branch = GenericData.get().resolveUnion(schema, value);
-          return convert(schema.getTypes().get(branch), value);
-        }
+        return convertUnion(schema, value);
       case RECORD:
-        {
-          IndexedRecord record = (IndexedRecord) value;
-          List<Schema.Field> fields = schema.getFields();
-          Map<String, Object> out = LinkedHashMap.newLinkedHashMap(fields.size());
-          for (Schema.Field field : fields) {
-            out.put(field.name(), convert(field.schema(), record.get(field.pos())));
-          }
-          return out;
-        }
+        return convertRecord(schema, (IndexedRecord) value);
       case ARRAY:
-        {
-          Collection<?> items = (Collection<?>) value;
-          List<Object> out = new ArrayList<>(items.size());
-          for (Object item : items) {
-            out.add(convert(schema.getElementType(), item));
-          }
-          return out;
-        }
+        return convertArray(schema, (Collection<?>) value);
       case MAP:
-        {
-          Map<String, Object> out = new LinkedHashMap<>();
-          for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-            out.put(e.getKey().toString(), convert(schema.getValueType(), e.getValue()));
-          }
-          return out;
-        }
+        return convertMap(schema, (Map<?, ?>) value);
       case ENUM:
       case STRING:
         return value.toString();
@@ -253,6 +219,46 @@ public final class AvroEventDecoder {
         return null;
     }
     throw new IllegalStateException("unhandled Avro type " + schema.getType());
+  }
+
+  /** The common Salesforce shape {@code ["null", T]}: a non-null value is the T branch. */
+  private static Object convertUnion(Schema schema, Object value) {
+    List<Schema> types = schema.getTypes();
+    if (types.size() == 2) {
+      if (types.get(0).getType() == Schema.Type.NULL) {
+        return convert(types.get(1), value);
+      }
+      if (types.get(1).getType() == Schema.Type.NULL) {
+        return convert(types.get(0), value);
+      }
+    }
+    int branch = GenericData.get().resolveUnion(schema, value);
+    return convert(schema.getTypes().get(branch), value);
+  }
+
+  private static Map<String, Object> convertRecord(Schema schema, IndexedRecord record) {
+    List<Schema.Field> fields = schema.getFields();
+    Map<String, Object> out = LinkedHashMap.newLinkedHashMap(fields.size());
+    for (Schema.Field field : fields) {
+      out.put(field.name(), convert(field.schema(), record.get(field.pos())));
+    }
+    return out;
+  }
+
+  private static List<Object> convertArray(Schema schema, Collection<?> items) {
+    List<Object> out = new ArrayList<>(items.size());
+    for (Object item : items) {
+      out.add(convert(schema.getElementType(), item));
+    }
+    return out;
+  }
+
+  private static Map<String, Object> convertMap(Schema schema, Map<?, ?> value) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : value.entrySet()) {
+      out.put(e.getKey().toString(), convert(schema.getValueType(), e.getValue()));
+    }
+    return out;
   }
 
   private static Object decimalOrBytes(LogicalType logical, byte[] bytes) {

@@ -7,7 +7,7 @@ import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
-import java.time.Duration;
+import io.sf2loki.salesforce.source.TimestampFallback;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HexFormat;
@@ -27,8 +27,6 @@ import java.util.Optional;
  * (PIPE-4). Not thread-safe.
  */
 public final class PubSubEntryShaper {
-  /** SRC-12 floor. */
-  static final Duration FALLBACK_FLOOR = Duration.ofHours(167);
 
   private final String topic;
   private final String key;
@@ -114,8 +112,7 @@ public final class PubSubEntryShaper {
     metrics.timestampFallbacks.add(1, sourceAttrs);
     Instant now = serverNow.instant();
     Instant fallback = lastFieldTime != null ? lastFieldTime : now;
-    Instant floor = now.minus(FALLBACK_FLOOR);
-    return fallback.isBefore(floor) ? floor : fallback;
+    return TimestampFallback.floored(fallback, now);
   }
 
   /** The topic this shaper serves. */

@@ -1,39 +1,24 @@
 package io.sf2loki.salesforce.pubsub;
 
 import com.google.protobuf.ByteString;
-import com.salesforce.eventbus.protobuf.ConsumerEvent;
-import com.salesforce.eventbus.protobuf.FetchRequest;
-import com.salesforce.eventbus.protobuf.FetchResponse;
-import com.salesforce.eventbus.protobuf.PubSubGrpc;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.grpc.Channel;
-import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
-import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.api.common.Attributes;
-import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
-import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
-import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.pubsub.SubscribeCall.End;
+import io.sf2loki.salesforce.pubsub.SubscribeCall.Kind;
 import io.sf2loki.salesforce.source.Backoff;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
-import org.apache.avro.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * before the server saw it; a keepalive or a grown pending acknowledges it), so at most n events
  * are ever requested while a top-up is in flight, and a credit the server dropped never stalls the
  * call.
+ *
+ * <p>Parts: this class owns the reader's lifecycle (start position, reconnects with backoff, the
+ * PS-6/PS-14/PS-15 handling of a call's end); {@link SubscribeCall} is one call (the connection),
+ * {@link Credits} its flow-control accounting and {@link TopicDecoding} the event decoding with its
+ * failure memory across calls. All log under this class's logger.
  */
 public final class TopicReader {
   /** The {@code source} label and metric attribute value. */
@@ -63,32 +53,21 @@ public final class TopicReader {
   private static final Logger log = LoggerFactory.getLogger(TopicReader.class);
 
   private final String topic;
-  private final BridgeWriter bridge;
   private final StopSignal stop;
   private final PubSubReaderSettings settings;
-  private final Channel channel;
   private final PubSubCredentials credentials;
-  private final SchemaCache schemas;
-  private final AvroEventDecoder decoder = new AvroEventDecoder();
   private final ReplayStart replayStart;
   private final DiscardedReplayIds discarded;
   private final ReplayCommitTimes commitTimes;
-  private final UndecodableTopics undecodable;
   private final Sf2lokiMetrics metrics;
-  private final TimeSource time;
   private final Backoff backoff;
-  private final PubSubEntryShaper shaper;
+  private final ReaderContext ctx;
+  private final TopicPosition position = new TopicPosition();
+  private final TopicDecoding decoding;
+  private final SubscribeCall.StopHook hook = new SubscribeCall.StopHook();
   private final Attributes topicAttrs;
-  private final Attributes progressAttrs;
-  private final AtomicReference<BlockingQueue<Signal>> currentInbox = new AtomicReference<>();
 
-  private ReplayPosition position;
   private int attempts;
-  private ByteString failingId;
-  private int failingConnections;
-  private int decodeEndedConnections;
-  private int schemaFailures;
-  private boolean held;
   private PollReporter reporter = PollReporter.NONE;
 
   /**
@@ -126,21 +105,17 @@ public final class TopicReader {
       InstantSource serverNow,
       RandomGenerator random) {
     this.topic = Objects.requireNonNull(topic, "topic");
-    this.bridge = Objects.requireNonNull(bridge, "bridge");
     this.stop = Objects.requireNonNull(stop, "stop");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.channel = Objects.requireNonNull(channel, "channel");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
-    this.schemas = Objects.requireNonNull(schemas, "schemas");
     this.discarded = Objects.requireNonNull(discarded, "discarded");
     this.commitTimes = Objects.requireNonNull(commitTimes, "commitTimes");
-    this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.time = Objects.requireNonNull(time, "time");
+    Objects.requireNonNull(time, "time");
     this.replayStart = new ReplayStart(store, discarded, metrics);
     this.backoff =
         new Backoff(settings.backoffInitial(), settings.backoffMax(), time.sleeper(), random);
-    this.shaper =
+    PubSubEntryShaper shaper =
         new PubSubEntryShaper(
             topic,
             new StructuredMetadataExtractor(settings.structuredMetadataFields()),
@@ -148,7 +123,25 @@ public final class TopicReader {
             metrics,
             serverNow);
     this.topicAttrs = Attributes.of(Sf2lokiMetrics.TOPIC, topic);
-    this.progressAttrs = Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, topic);
+    this.ctx =
+        new ReaderContext(
+            topic,
+            settings,
+            Objects.requireNonNull(channel, "channel"),
+            credentials,
+            Objects.requireNonNull(bridge, "bridge"),
+            stop,
+            metrics,
+            time,
+            shaper,
+            topicAttrs,
+            Attributes.of(Sf2lokiMetrics.SOURCE, SOURCE, Sf2lokiMetrics.OBJECT, topic));
+    this.decoding =
+        new TopicDecoding(
+            ctx,
+            Objects.requireNonNull(schemas, "schemas"),
+            Objects.requireNonNull(undecodable, "undecodable"),
+            position);
   }
 
   /**
@@ -157,24 +150,18 @@ public final class TopicReader {
    * @throws InterruptedException if the thread is interrupted
    */
   public void run() throws InterruptedException {
-    stop.onStop(
-        () -> {
-          BlockingQueue<Signal> q = currentInbox.get();
-          if (q != null) {
-            q.add(Signal.Stop.INSTANCE);
-          }
-        });
+    stop.onStop(hook::fire);
     try {
       Optional<ReplayStart.Stored> stored = replayStart.load(topic, backoff, stop);
       if (stored.isEmpty()) {
         return;
       }
-      position =
+      position.set(
           ReplayStart.startPosition(
-              stored.get(), settings.replayPreset(), settings.onInvalidReplay());
+              stored.get(), settings.replayPreset(), settings.onInvalidReplay()));
       log.atInfo()
           .addKeyValue("topic", topic)
-          .addKeyValue("start", position.toString())
+          .addKeyValue("start", position.get().toString())
           .log("pubsub topic reader starting");
       while (!stop.isStopped()) {
         if (attempts++ > 0) {
@@ -182,7 +169,7 @@ public final class TopicReader {
         }
         End end;
         try {
-          end = new Connection().run();
+          end = new SubscribeCall(ctx, discarded, decoding, position, reporter, hook).run();
         } catch (RuntimeException e) {
           log.atWarn()
               .addKeyValue("topic", topic)
@@ -195,12 +182,10 @@ public final class TopicReader {
         }
       }
     } finally {
-      currentInbox.set(null);
+      hook.clear();
       metrics.pubsubStreamUp.set(0, topicAttrs);
       metrics.pubsubPendingCredits.set(0, topicAttrs);
-      if (held) {
-        undecodable.release(topic);
-      }
+      decoding.releaseAtEnd();
     }
   }
 
@@ -212,25 +197,11 @@ public final class TopicReader {
 
   /** The current in-memory position (PS-11), for tests and diagnostics. */
   ReplayPosition position() {
-    return position;
+    return position.get();
   }
 
   // ---------------------------------------------------------------------------------------------
   // call outcomes (PS-6, PS-8, PS-14, PS-15)
-
-  private enum Kind {
-    STOPPED,
-    COMPLETED,
-    CLOSED,
-    STALLED,
-    DECODE_FAILED,
-    SCHEMA_FAILED,
-    NO_CREDENTIALS,
-    TRANSPORT
-  }
-
-  private record End(
-      Kind kind, boolean delivered, Status status, Metadata trailers, PubSubCallMetadata call) {}
 
   /** Handles a call end; false when the reader must return (stop fired). */
   private boolean afterCall(End end) throws InterruptedException {
@@ -270,7 +241,7 @@ public final class TopicReader {
       credentials.invalidate(end.call().token());
     }
     ReplayErrorClassifier.Action action =
-        ReplayErrorClassifier.classify(status.getCode(), trailers, position.resuming());
+        ReplayErrorClassifier.classify(status.getCode(), trailers, position.get().resuming());
     String traceId = end.call() == null ? "" : end.call().traceId();
     String errorCode = String.join(",", trailers);
     switch (action) {
@@ -291,7 +262,7 @@ public final class TopicReader {
               .addKeyValue("status", status.getCode())
               .addKeyValue("description", reporter.redact(status.getDescription()))
               .addKeyValue("error_code", errorCode)
-              .addKeyValue("start", position.toString())
+              .addKeyValue("start", position.get().toString())
               .addKeyValue("x_client_trace_id", traceId)
               .log("pubsub subscription rejected; retrying");
       case LIKELY_CONFIGURATION_ERROR ->
@@ -305,11 +276,16 @@ public final class TopicReader {
       case RETRY ->
           log.atWarn()
               .addKeyValue("topic", topic)
-              .addKeyValue("endpoint", channel.authority())
+              .addKeyValue("endpoint", ctx.channel().authority())
               .addKeyValue("status", status.getCode())
-              .addKeyValue("description", reporter.redact(firstLine(status.getDescription())))
-              .addKeyValue("error", reporter.redact(rootCause(status.getCause())))
-              .addKeyValue("hint", transportHint(status.getCause(), status.getDescription()))
+              .addKeyValue(
+                  "description",
+                  reporter.redact(TransportDiagnostics.firstLine(status.getDescription())))
+              .addKeyValue(
+                  "error", reporter.redact(TransportDiagnostics.rootCause(status.getCause())))
+              .addKeyValue(
+                  "hint",
+                  TransportDiagnostics.transportHint(status.getCause(), status.getDescription()))
               .addKeyValue("error_code", errorCode)
               .addKeyValue("x_client_trace_id", traceId)
               .log("pubsub stream failed; reconnecting");
@@ -317,71 +293,9 @@ public final class TopicReader {
     return backoff.pause(stop);
   }
 
-  /**
-   * A cache miss: fetches the schema inside a gRPC context that the reader's stop cancels, so a
-   * hanging {@code GetSchema} (30 s deadline) does not hold a stopping term (PS-16).
-   */
-  private Schema fetchSchema(String schemaId)
-      throws SchemaCache.SchemaFetchException, InterruptedException {
-    io.grpc.Context.CancellableContext ctx = io.grpc.Context.current().withCancellation();
-    stop.onStop(() -> ctx.cancel(null));
-    try {
-      return ctx.call(() -> schemas.get(schemaId));
-    } catch (SchemaCache.SchemaFetchException | InterruptedException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new SchemaCache.SchemaFetchException("schema " + schemaId + " cannot be fetched", e);
-    } finally {
-      ctx.cancel(null);
-    }
-  }
-
-  /** The first line of a status description (netty appends its pipeline on further lines). */
-  static String firstLine(String description) {
-    if (description == null) {
-      return "";
-    }
-    int nl = description.indexOf('\n');
-    return nl < 0 ? description : description.substring(0, nl);
-  }
-
-  /** {@code SimpleName: message} of the innermost cause, or "" without one. */
-  static String rootCause(Throwable t) {
-    if (t == null) {
-      return "";
-    }
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
-  }
-
-  /** A hint for the usual transport misconfigurations, or "" (PS-1). */
-  static String transportHint(Throwable t, String description) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      String n = c.getClass().getName();
-      if (n.contains("Ssl") || n.startsWith("javax.net.ssl")) {
-        return "TLS handshake failed: is the endpoint plaintext (sources.pubsub.tls: false) or"
-            + " not a Pub/Sub API endpoint?";
-      }
-      if (c instanceof java.net.UnknownHostException) {
-        return "the endpoint host does not resolve (sources.pubsub.endpoint)";
-      }
-      if (c instanceof java.net.ConnectException) {
-        return "nothing accepts connections at sources.pubsub.endpoint";
-      }
-    }
-    if (description != null && description.contains("SslHandler")) {
-      return "TLS handshake failed: is the endpoint plaintext (sources.pubsub.tls: false)?";
-    }
-    return "";
-  }
-
   /** PS-15 fallback: discard the id, resubscribe with {@code on_invalid_replay}. */
   private void fallback(Status status, String errorCode, String traceId) {
-    ByteString rejected = position.replayId();
+    ByteString rejected = position.get().replayId();
     discarded.discard(topic, rejected);
     ReplayPreset preset = settings.onInvalidReplay();
     metrics.pubsubReplayFallbacks.add(1, topicAttrs);
@@ -405,401 +319,6 @@ public final class TopicReader {
                 : "events between the rejected id and now are skipped")
         .addKeyValue("x_client_trace_id", traceId)
         .log("replay id rejected");
-    position = ReplayPosition.of(preset);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // one Subscribe call
-
-  private sealed interface Signal {
-    record Response(FetchResponse response) implements Signal {}
-
-    record Closed(Status status, Metadata trailers) implements Signal {}
-
-    enum Completed implements Signal {
-      INSTANCE
-    }
-
-    enum ByteRoom implements Signal {
-      INSTANCE
-    }
-
-    enum Stop implements Signal {
-      INSTANCE
-    }
-  }
-
-  /** Adapts the async stub to the inbox; never blocks the transport thread. */
-  private static final class Observer
-      implements ClientResponseObserver<FetchRequest, FetchResponse> {
-    private final BlockingQueue<Signal> inbox;
-    private volatile ClientCallStreamObserver<FetchRequest> requests;
-
-    Observer(BlockingQueue<Signal> inbox) {
-      this.inbox = inbox;
-    }
-
-    @Override
-    public void beforeStart(ClientCallStreamObserver<FetchRequest> requestStream) {
-      this.requests = requestStream;
-      requestStream.disableAutoRequestWithInitial(1);
-    }
-
-    @Override
-    public void onNext(FetchResponse value) {
-      inbox.add(new Signal.Response(value));
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      Status s = Status.fromThrowable(t);
-      Metadata trailers = Status.trailersFromThrowable(t);
-      inbox.add(new Signal.Closed(s, trailers));
-    }
-
-    @Override
-    public void onCompleted() {
-      inbox.add(Signal.Completed.INSTANCE);
-    }
-  }
-
-  /** Thrown inside a call when the stop signal fired during a bridge wait. */
-  private static final class StoppedInside extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    StoppedInside() {
-      super(null, null, false, false);
-    }
-  }
-
-  private final class Connection {
-    private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
-    private final int n = settings.numRequested();
-    private PubSubCallMetadata call;
-    private Observer observer;
-    private boolean ended;
-    private boolean delivered;
-    private long idleSince;
-    private long serverPending;
-    private long inFlight;
-    private boolean deferred;
-    private Schema lastSchema;
-
-    End run() throws InterruptedException {
-      try {
-        call = PubSubCallMetadata.fresh(credentials);
-      } catch (AuthException e) {
-        log.atWarn()
-            .addKeyValue("topic", topic)
-            .addKeyValue("status", e.status())
-            .addKeyValue("error_code", e.errorCode())
-            .log("pubsub cannot authenticate; retrying");
-        return end(Kind.NO_CREDENTIALS);
-      }
-      currentInbox.set(inbox);
-      if (stop.isStopped()) {
-        return end(Kind.STOPPED);
-      }
-      Runnable unregister = bridge.onByteRoom(() -> inbox.add(Signal.ByteRoom.INSTANCE));
-      try {
-        return subscribe();
-      } catch (StoppedInside e) {
-        return end(Kind.STOPPED);
-      } finally {
-        unregister.run();
-        if (!ended && observer != null && observer.requests != null) {
-          observer.requests.cancel("sf2loki reader ended the call", null);
-        }
-        metrics.pubsubStreamUp.set(0, topicAttrs);
-        metrics.pubsubPendingCredits.set(0, topicAttrs);
-      }
-    }
-
-    private End subscribe() throws InterruptedException, StoppedInside {
-      ReplayPosition start = position;
-      if (start.resuming() && discarded.isDiscarded(topic, start.replayId())) {
-        start = ReplayPosition.of(settings.onInvalidReplay());
-        position = start;
-      }
-      observer = new Observer(inbox);
-      PubSubGrpc.newStub(channel)
-          .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(call.headers()))
-          .subscribe(observer);
-      FetchRequest.Builder first =
-          FetchRequest.newBuilder()
-              .setTopicName(topic)
-              .setReplayPreset(start.preset())
-              .setNumRequested(n);
-      if (start.preset() == ReplayPreset.CUSTOM) {
-        first.setReplayId(start.replayId());
-      }
-      log.atDebug()
-          .addKeyValue("topic", topic)
-          .addKeyValue("start", start.toString())
-          .addKeyValue("x_client_trace_id", call.traceId())
-          .log("pubsub subscribing");
-      serverPending = n;
-      inFlight = 0;
-      idleSince = time.ticker().nanoTime();
-      if (!write(first.build())) {
-        return quietEnd();
-      }
-      long pollNanos = settings.inboxPoll().toNanos();
-      while (true) {
-        Signal s;
-        try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21: the server's turn
-          s = inbox.poll(pollNanos, TimeUnit.NANOSECONDS);
-        }
-        if (stop.isStopped()) {
-          return end(Kind.STOPPED);
-        }
-        if (s == null || s instanceof Signal.ByteRoom) {
-          if (deferred && bridge.hasByteRoom()) {
-            deferred = false;
-            if (!topUp()) {
-              return quietEnd();
-            }
-          }
-          if (s == null && time.ticker().nanoTime() - idleSince >= settings.watchdog().toNanos()) {
-            return stalled();
-          }
-          continue;
-        }
-        switch (s) {
-          case Signal.Stop x -> {
-            return end(Kind.STOPPED);
-          }
-          case Signal.Completed x -> {
-            ended = true;
-            return end(Kind.COMPLETED);
-          }
-          case Signal.Closed c -> {
-            ended = true;
-            return new End(Kind.CLOSED, delivered, c.status(), c.trailers(), call);
-          }
-          case Signal.Response r -> {
-            End failed = onResponse(r.response());
-            if (failed != null) {
-              return failed;
-            }
-            observer.requests.request(1);
-          }
-          default -> throw new IllegalStateException("unexpected signal " + s);
-        }
-      }
-    }
-
-    /** Processes one response; a non-null result ends the call. */
-    private End onResponse(FetchResponse r) throws InterruptedException, StoppedInside {
-      idleSince = time.ticker().nanoTime();
-      if (!delivered) {
-        delivered = true;
-      }
-      metrics.pubsubStreamUp.set(held ? 0 : 1, topicAttrs);
-      reporter.ok(PubSubTopics.checkpointKey(topic));
-      metrics.pubsubPendingCredits.set(r.getPendingNumRequested(), topicAttrs);
-      metrics.sourceLastSuccessTimestampSeconds.set(
-          time.now().toEpochMilli() / 1000.0, progressAttrs);
-      long reported = r.getPendingNumRequested();
-      if (r.getEventsCount() == 0 || reported > serverPending - r.getEventsCount()) {
-        inFlight = 0; // the server has accounted for our last top-up
-      }
-      serverPending = reported;
-      for (ConsumerEvent event : r.getEventsList()) {
-        End failed = onEvent(event);
-        if (failed != null) {
-          return failed;
-        }
-      }
-      if (r.getEventsCount() == 0 && r.getPendingNumRequested() > 0) {
-        // PS-11, guarded: only a keepalive sent while the server still held credits proves there
-        // was nothing to deliver; with zero credits outstanding the server may be withholding
-        // events, and a "latest" id then could lie ahead of them
-        keepalive(r.getLatestReplayId());
-      }
-      if (serverPending + inFlight <= n / 2) {
-        if (bridge.hasByteRoom()) {
-          deferred = false;
-          if (!topUp()) {
-            return quietEnd();
-          }
-        } else {
-          deferred = true;
-        }
-      }
-      return null;
-    }
-
-    /** PS-7 / PS-11. */
-    private void keepalive(ByteString latest) throws InterruptedException, StoppedInside {
-      if (latest.isEmpty() || latest.equals(position.replayId())) {
-        return;
-      }
-      put(shaper.checkpointOnly(latest));
-      position = ReplayPosition.after(latest);
-    }
-
-    /** PS-4…PS-6, PS-9, PS-10, PS-11 for one event. */
-    private End onEvent(ConsumerEvent event) throws InterruptedException, StoppedInside {
-      ByteString replayId = event.getReplayId();
-      String schemaId = event.getEvent().getSchemaId();
-      Schema schema;
-      try {
-        schema = schemas.cached(schemaId);
-        if (schema == null) {
-          schema = fetchSchema(schemaId);
-        }
-        if (schema != lastSchema) { // the cache only grows when a schema is first fetched
-          metrics.schemaCacheSize.set(schemas.size());
-          lastSchema = schema;
-        }
-        schemaFailures = 0;
-      } catch (SchemaCache.SchemaFetchException e) {
-        schemaFailures++;
-        log.atWarn()
-            .addKeyValue("topic", topic)
-            .addKeyValue("schema_id", schemaId)
-            .addKeyValue("error", reporter.redact(e.getMessage()))
-            .log("pubsub schema unavailable; reconnecting from the last position");
-        if (schemaFailures == settings.stuckAfter()) {
-          stuck("schema fetch failures", schemaFailures);
-        }
-        return end(Kind.SCHEMA_FAILED);
-      }
-      Map<String, Object> decoded;
-      try {
-        decoded = decoder.decode(schema, event.getEvent().getPayload().toByteArray());
-      } catch (AvroDecodeException e) {
-        return decodeFailed(e, replayId, schemaId);
-      }
-      failingId = null;
-      failingConnections = 0;
-      decodeEndedConnections = 0;
-      release();
-      LogEntry entry = shaper.shape(decoded, replayId, schemaId);
-      put(entry);
-      position = ReplayPosition.after(replayId);
-      return null;
-    }
-
-    private End decodeFailed(AvroDecodeException e, ByteString replayId, String schemaId)
-        throws InterruptedException, StoppedInside {
-      metrics.decodeErrors.add(
-          1,
-          Attributes.of(
-              Sf2lokiMetrics.REASON, e.getClass().getSimpleName(), Sf2lokiMetrics.TOPIC, topic));
-      if (replayId.equals(failingId)) {
-        failingConnections++;
-      } else {
-        failingId = replayId;
-        failingConnections = 1;
-      }
-      if (!held) {
-        held = true;
-        undecodable.hold(topic);
-      }
-      metrics.pubsubStreamUp.set(0, topicAttrs);
-      if (failingConnections >= settings.skipAfter()) {
-        log.atWarn()
-            .addKeyValue("topic", topic)
-            .addKeyValue("replay_id", ReplayPosition.base64(replayId))
-            .addKeyValue("schema_id", schemaId)
-            .addKeyValue("error", reporter.redact(e.getMessage()))
-            .log("pubsub event skipped: cannot decode");
-        failingId = null;
-        failingConnections = 0;
-        put(shaper.checkpointOnly(replayId));
-        position = ReplayPosition.after(replayId);
-        release();
-        return null;
-      }
-      log.atWarn()
-          .addKeyValue("topic", topic)
-          .addKeyValue("replay_id", ReplayPosition.base64(replayId))
-          .addKeyValue("schema_id", schemaId)
-          .addKeyValue("attempt", failingConnections)
-          .addKeyValue("error", reporter.redact(e.getMessage()))
-          .log("pubsub event cannot be decoded; reconnecting from before it");
-      decodeEndedConnections++;
-      if (decodeEndedConnections == settings.stuckAfter()) {
-        stuck("connections ended by a decode failure", decodeEndedConnections);
-      }
-      return end(Kind.DECODE_FAILED);
-    }
-
-    private void release() {
-      if (held) {
-        held = false;
-        undecodable.release(topic);
-        metrics.pubsubStreamUp.set(1, topicAttrs);
-      }
-    }
-
-    /** PS-9. */
-    private void stuck(String what, int count) {
-      metrics.pubsubDecodeStalls.add(1, topicAttrs);
-      log.atError()
-          .addKeyValue("topic", topic)
-          .addKeyValue("consecutive", count)
-          .addKeyValue("cause", what)
-          .addKeyValue("position", position.toString())
-          .log("pubsub topic is stuck");
-    }
-
-    /** PS-8. */
-    private End stalled() {
-      metrics.pubsubStreamStalls.add(1, topicAttrs);
-      log.atWarn()
-          .addKeyValue("topic", topic)
-          .addKeyValue("watchdog", settings.watchdog())
-          .addKeyValue("x_client_trace_id", call.traceId())
-          .log("pubsub stream stalled; reconnecting");
-      return end(Kind.STALLED);
-    }
-
-    /** Writes to the bridge; the watchdog clock pauses while the bridge is full (PS-8). */
-    private void put(LogEntry entry) throws InterruptedException, StoppedInside {
-      long t0 = time.ticker().nanoTime();
-      boolean ok = bridge.put(entry, stop);
-      idleSince += time.ticker().nanoTime() - t0;
-      if (!ok) {
-        throw new StoppedInside();
-      }
-    }
-
-    /** PS-3 top-up; false when the call is already half-closed or cancelled. */
-    private boolean topUp() {
-      long pending = serverPending + inFlight;
-      if (pending > n / 2) {
-        return true;
-      }
-      int k = (int) (n - pending);
-      if (!write(FetchRequest.newBuilder().setTopicName(topic).setNumRequested(k).build())) {
-        return false;
-      }
-      inFlight += k;
-      return true;
-    }
-
-    private boolean write(FetchRequest request) {
-      try {
-        observer.requests.onNext(request);
-        return true;
-      } catch (RuntimeException e) {
-        log.atDebug()
-            .addKeyValue("topic", topic)
-            .addKeyValue("x_client_trace_id", call.traceId())
-            .log("pubsub credit write on a closed call; ending the stream");
-        return false;
-      }
-    }
-
-    private End quietEnd() {
-      return end(Kind.COMPLETED);
-    }
-
-    private End end(Kind kind) {
-      return new End(kind, delivered, null, null, call);
-    }
+    position.set(ReplayPosition.of(preset));
   }
 }

@@ -21,6 +21,24 @@ public interface CursorCodec<C> {
   /** The checkpoint value of {@code cursor}. */
   String encode(C cursor);
 
+  /**
+   * A stored value read for a start (SRC-12).
+   *
+   * @param cursor the cursor to continue from
+   * @param usable false when the value was unusable: the loader logs WARN and counts it
+   */
+  record Decoded<C>(C cursor, boolean usable) {}
+
+  /**
+   * Reads {@code value} for a start: the decoded cursor, or {@code fresh} marked unusable. A codec
+   * that can salvage part of an unusable value (APX-2 keeps valid ids) overrides this.
+   */
+  default Decoded<C> decodeOr(String value, C fresh) {
+    return decode(value)
+        .map(c -> new Decoded<>(c, true))
+        .orElseGet(() -> new Decoded<>(fresh, false));
+  }
+
   /** A codec from two functions. */
   static <C> CursorCodec<C> of(Function<String, Optional<C>> decode, Function<C, String> encode) {
     Objects.requireNonNull(decode, "decode");

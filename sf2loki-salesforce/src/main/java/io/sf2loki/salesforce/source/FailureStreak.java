@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.source;
 
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.salesforce.rest.SoqlException;
 import org.slf4j.Logger;
 import org.slf4j.spi.LoggingEventBuilder;
@@ -38,15 +39,16 @@ public final class FailureStreak {
   /**
    * SRC-19 for a failed poll query: counts the failure and returns the WARN/ERROR event with the
    * shared keys {@code source, object, status, consecutive_failures, error}; the caller adds its
-   * own keys and logs its message.
+   * own keys and logs its message. The error text passes {@code reporter}'s redaction (OBS-34).
    */
-  public LoggingEventBuilder pollFailed(Logger log, String source, String object, SoqlException e) {
+  public LoggingEventBuilder pollFailed(
+      Logger log, String source, String object, SoqlException e, PollReporter reporter) {
     fail();
     return (escalated() ? log.atError() : log.atWarn())
         .addKeyValue("source", source)
         .addKeyValue("object", object)
         .addKeyValue("status", e.status())
         .addKeyValue("consecutive_failures", count)
-        .addKeyValue("error", e.getMessage());
+        .addKeyValue("error", reporter.redact(e.getMessage()));
   }
 }

@@ -1,11 +1,9 @@
 package io.sf2loki.salesforce.source;
 
-import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.time.TimeSource;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 
@@ -62,21 +60,12 @@ public record SourceContext(
       C fresh,
       String since,
       String unusableMessage) {
-    Optional<String> stored = cursors.load(key);
-    if (stored.isEmpty()) {
-      return fresh;
-    }
-    Optional<C> parsed = codec.decode(stored.get());
-    if (parsed.isPresent()) {
-      return parsed.get();
-    }
-    log.atWarn()
-        .addKeyValue("source", source)
-        .addKeyValue("key", key)
-        .addKeyValue("since", since)
-        .log(unusableMessage);
-    metrics.checkpointLoadErrors.add(1, Attributes.of(Sf2lokiMetrics.SOURCE, source));
-    return fresh;
+    return stored().load(log, source, key, codec, fresh, since, unusableMessage);
+  }
+
+  /** The cursor loader over {@link #cursors()}. */
+  public StoredCursors stored() {
+    return new StoredCursors(cursors, metrics);
   }
 
   /** Seconds since the epoch of the wall clock, for the OBS-14 last-success gauge. */

@@ -14,24 +14,27 @@ class TopicReaderDiagnosticsTest {
       "PS-1, PS-15: a failed stream is logged on one line with its root cause and a hint for"
           + " the usual endpoint mistakes (TLS against plaintext, unknown host, refused)")
   void ps1_transportDiagnostics() {
-    assertThat(TopicReader.firstLine("io exception\nChannel Pipeline: [SslHandler#0]"))
+    assertThat(TransportDiagnostics.firstLine("io exception\nChannel Pipeline: [SslHandler#0]"))
         .isEqualTo("io exception");
-    assertThat(TopicReader.firstLine(null)).isEmpty();
+    assertThat(TransportDiagnostics.firstLine(null)).isEmpty();
     Exception refused =
         new RuntimeException("io exception", new ConnectException("Connection refused"));
-    assertThat(TopicReader.rootCause(refused)).isEqualTo("ConnectException: Connection refused");
-    assertThat(TopicReader.rootCause(null)).isEmpty();
-    assertThat(TopicReader.transportHint(refused, "io exception")).contains("nothing accepts");
+    assertThat(TransportDiagnostics.rootCause(refused))
+        .isEqualTo("ConnectException: Connection refused");
+    assertThat(TransportDiagnostics.rootCause(null)).isEmpty();
+    assertThat(TransportDiagnostics.transportHint(refused, "io exception"))
+        .contains("nothing accepts");
     assertThat(
-            TopicReader.transportHint(
+            TransportDiagnostics.transportHint(
                 new RuntimeException(new SSLHandshakeException("not an SSL/TLS record")), ""))
         .contains("sources.pubsub.tls: false");
     assertThat(
-            TopicReader.transportHint(
+            TransportDiagnostics.transportHint(
                 null, "io exception\nChannel Pipeline: [SslHandler#0, ClientTlsHandler#0]"))
         .contains("sources.pubsub.tls: false");
-    assertThat(TopicReader.transportHint(new UnknownHostException("x"), null))
+    assertThat(TransportDiagnostics.transportHint(new UnknownHostException("x"), null))
         .contains("does not resolve");
-    assertThat(TopicReader.transportHint(new IllegalStateException("other"), "other")).isEmpty();
+    assertThat(TransportDiagnostics.transportHint(new IllegalStateException("other"), "other"))
+        .isEmpty();
   }
 }

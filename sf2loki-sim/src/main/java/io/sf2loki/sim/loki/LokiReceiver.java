@@ -5,8 +5,6 @@ import com.sun.net.httpserver.HttpHandler;
 import io.sf2loki.sim.http.LoopbackServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -55,12 +53,9 @@ public final class LokiReceiver implements AutoCloseable {
   private final LoopbackServer server;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LokiFaultSchedule faults = new LokiFaultSchedule();
-  private final long maxLineBytes;
+  private final EntryRules rules;
   private final int maxLabelNames;
   private final long maxBodyBytes;
-  private final boolean allowStructuredMetadata;
-  private final Duration rejectOlderThan;
-  private final Duration creationGracePeriod;
   private final Duration outOfOrderWindow;
   private final InstantSource clock;
   private final boolean ingesterErrors;
@@ -85,12 +80,15 @@ public final class LokiReceiver implements AutoCloseable {
   private record Key(Instant ts, String line) {}
 
   private LokiReceiver(Builder b) throws IOException {
-    this.maxLineBytes = b.maxLineBytes;
+    this.rules =
+        new EntryRules(
+            b.maxLineBytes,
+            b.allowStructuredMetadata,
+            b.rejectOlderThan,
+            b.creationGracePeriod,
+            faults);
     this.maxLabelNames = b.maxLabelNames;
     this.maxBodyBytes = b.maxBodyBytes;
-    this.allowStructuredMetadata = b.allowStructuredMetadata;
-    this.rejectOlderThan = b.rejectOlderThan;
-    this.creationGracePeriod = b.creationGracePeriod;
     this.outOfOrderWindow = b.outOfOrderWindow;
     this.clock = b.clock;
     this.ingesterErrors = b.ingesterErrors;
@@ -234,7 +232,7 @@ public final class LokiReceiver implements AutoCloseable {
 
   private void ready(HttpExchange ex) throws IOException {
     try (ex) {
-      sendText(ex, 200, "ready");
+      ReceiverHttp.sendText(ex, 200, "ready");
     }
   }
 
@@ -259,7 +257,7 @@ public final class LokiReceiver implements AutoCloseable {
       try (InputStream in = ex.getRequestBody()) {
         body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
         if (body.length > limit) {
-          long total = body.length + drain(in);
+          long total = body.length + ReceiverHttp.drain(in);
           respond(
               ctx,
               ex,
@@ -292,58 +290,60 @@ public final class LokiReceiver implements AutoCloseable {
         respond(ctx, ex, headers, body.length, 400, e.getMessage(), null);
         return;
       }
-      ctx.entries = decoded.stream().mapToInt(st -> st.entries().size()).sum();
-      synchronized (this) {
-        receivedEntries += ctx.entries;
-      }
-      if (fault.isPresent()) {
-        LokiFault f = fault.get();
-        respond(ctx, ex, headers, body.length, f.status(), f.body(), f.retryAfter());
-        return;
-      }
-      if (decoded.isEmpty()) {
-        respond(
-            ctx,
-            ex,
-            headers,
-            body.length,
-            422,
-            "error at least one valid stream is required for ingestion",
-            null);
-        return;
-      }
-      String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
-      List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
-      if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
-        respond(
-            ctx,
-            ex,
-            headers,
-            body.length,
-            400,
-            errors.get(0).substring(INGESTER_PREFIX.length()),
-            null);
-      } else if (errors.isEmpty()) {
-        respond(ctx, ex, headers, body.length, 204, "", null);
-      } else {
-        respond(ctx, ex, headers, body.length, 400, LokiMessages.group(errors), null);
-      }
+      answer(ctx, ex, headers, body.length, decoded, fault);
+    }
+  }
+
+  /** Counts a decoded push, then answers it: the fault, 422 without streams, or what Loki says. */
+  private void answer(
+      Ctx ctx,
+      HttpExchange ex,
+      Map<String, List<String>> headers,
+      long bodyLength,
+      List<PushedStream> decoded,
+      Optional<LokiFault> fault)
+      throws IOException {
+    ctx.entries = decoded.stream().mapToInt(st -> st.entries().size()).sum();
+    synchronized (this) {
+      receivedEntries += ctx.entries;
+    }
+    if (fault.isPresent()) {
+      LokiFault f = fault.get();
+      respond(ctx, ex, headers, bodyLength, f.status(), f.body(), f.retryAfter());
+      return;
+    }
+    if (decoded.isEmpty()) {
+      respond(
+          ctx,
+          ex,
+          headers,
+          bodyLength,
+          422,
+          "error at least one valid stream is required for ingestion",
+          null);
+      return;
+    }
+    String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
+    List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
+    if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
+      respond(
+          ctx,
+          ex,
+          headers,
+          bodyLength,
+          400,
+          errors.get(0).substring(INGESTER_PREFIX.length()),
+          null);
+    } else if (errors.isEmpty()) {
+      respond(ctx, ex, headers, bodyLength, 204, "", null);
+    } else {
+      respond(ctx, ex, headers, bodyLength, 400, LokiMessages.group(errors), null);
     }
   }
 
   private long effectiveBodyLimit() {
     long f = faults.maxBodyBytes();
     return f >= 0 ? Math.min(f, maxBodyBytes) : maxBodyBytes;
-  }
-
-  private static long drain(InputStream in) throws IOException {
-    long n = 0;
-    byte[] buf = new byte[65536];
-    int r;
-    while ((r = in.read(buf)) >= 0) {
-      n += r;
-    }
-    return n;
   }
 
   private static final String INGESTER_PREFIX = "\u0000ingester:";
@@ -383,7 +383,7 @@ public final class LokiReceiver implements AutoCloseable {
         List<String> ignored = new ArrayList<>();
         int reachedIngester = 0;
         for (PushedEntry e : s.entries()) {
-          String err = validate(e, rendered, key, now);
+          String err = rules.validate(e, rendered, now);
           if (err != null) {
             errors.add(err);
             continue;
@@ -443,30 +443,6 @@ public final class LokiReceiver implements AutoCloseable {
     return LokiMessages.tooFarBehind(e.timestamp(), oldest);
   }
 
-  private String validate(PushedEntry e, String stream, Map<String, String> key, Instant now) {
-    if (e.timestamp() == null) {
-      return "entry for stream '" + stream + "' has no timestamp";
-    }
-    int len = e.line().getBytes(StandardCharsets.UTF_8).length;
-    if (maxLineBytes > 0 && len > maxLineBytes) {
-      return LokiMessages.maxEntrySize(maxLineBytes, stream, len);
-    }
-    String marker = faults.markerRejection(e.line(), stream);
-    if (marker != null) {
-      return marker;
-    }
-    if (!allowStructuredMetadata && !e.structuredMetadata().isEmpty()) {
-      return LokiMessages.metadataDisallowed(stream);
-    }
-    if (rejectOlderThan != null && e.timestamp().isBefore(now.minus(rejectOlderThan))) {
-      return LokiMessages.tooOld(stream, e.timestamp(), now.minus(rejectOlderThan));
-    }
-    if (creationGracePeriod != null && e.timestamp().isAfter(now.plus(creationGracePeriod))) {
-      return LokiMessages.tooNew(stream, e.timestamp());
-    }
-    return null;
-  }
-
   private void respond(
       Ctx ctx,
       HttpExchange ex,
@@ -499,18 +475,7 @@ public final class LokiReceiver implements AutoCloseable {
       ex.sendResponseHeaders(204, -1);
       return;
     }
-    sendText(ex, status, text + "\n");
-  }
-
-  private static void sendText(HttpExchange ex, int status, String text) throws IOException {
-    byte[] b = text.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-    ex.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
-    if (b.length > 0) {
-      try (OutputStream os = ex.getResponseBody()) {
-        os.write(b);
-      }
-    }
+    ReceiverHttp.sendText(ex, status, text + "\n");
   }
 
   // ---------------------------------------------------------------- builder

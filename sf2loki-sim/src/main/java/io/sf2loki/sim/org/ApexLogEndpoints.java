@@ -553,6 +553,6 @@ public final class ApexLogEndpoints {
     if (rawQuery == null) {
       return null;
     }
-    return SimOrg.parseForm(rawQuery.getBytes(StandardCharsets.US_ASCII)).get("q");
+    return SimResponses.parseForm(rawQuery.getBytes(StandardCharsets.US_ASCII)).get("q");
   }
 }

@@ -1,16 +1,12 @@
 package io.sf2loki.sim.org;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.sf2loki.sim.elf.ElfRowGenerator;
 import io.sf2loki.sim.elf.GeneratedLogFile;
 import io.sf2loki.sim.http.LoopbackServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -20,11 +16,8 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +25,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -100,53 +92,36 @@ public final class SimOrg implements AutoCloseable {
           "EventLogFile",
           "LoginEventStream");
 
-  private static final Map<String, String> KEY_PREFIXES =
-      Map.of("Account", "001", "Contact", "003", "EventLogFile", "0AT");
-
-  private static final String JWT_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-  private static final Pattern QUERY_MORE = Pattern.compile("^([0-9A-Za-z]+)-(\\d{1,9})$");
   private static final Pattern LOGFILE =
       Pattern.compile("^sobjects/EventLogFile/([0-9A-Za-z]{15,18})/LogFile$");
 
-  private final ObjectMapper json = new ObjectMapper();
   private final String orgId;
-  private final String userId;
-  private final String username;
   private final String apiVersion;
-  private final String clientId;
-  private final String clientSecret;
-  private final JwtAssertionVerifier jwt;
-  private final int batchSize;
   private final InstantSource clock;
   private final Duration tokenTtl;
   private final Duration maxFaultDelay;
   private final long apiMax;
-  private final boolean hourlyAvailable;
-  private final List<String> sobjects;
 
   private final LoopbackServer server;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final String baseUrl;
 
   private final FaultSchedule faults;
-  private final SoqlErrorEcho errorEcho;
-  private final Map<String, Object> secondError;
   private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
   private final AtomicLong apiUsage = new AtomicLong();
   private final OpsEndpoints ops;
+  private final SimResponses respond;
+  private final IdentityEndpoints identity;
+  private final QueryEndpoint queries;
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
   private final List<Runnable> revocationListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
-  private final AtomicLong cursorSeq = new AtomicLong();
   private final AtomicLong fileSeq = new AtomicLong();
   private final Map<String, SimLogFile> files = new LinkedHashMap<>();
   // eventlog_objects (OBJ, FEAT-18): queryable objects and Big Objects
   private final SimObjectStore objectStore;
   private final ObjectQueryEndpoint objectQueries;
   private final ApexLogEndpoints apexLogs; // ApexLog Tooling endpoints (APX)
-
-  private record Cursor(List<Map<String, Object>> records) {}
 
   /** What to do after counting a call and applying its fault. */
   private enum Next {
@@ -157,24 +132,15 @@ public final class SimOrg implements AutoCloseable {
 
   private SimOrg(Builder b) throws IOException {
     this.orgId = b.orgId;
-    this.userId = b.userId;
-    this.username = b.username;
     this.apiVersion = b.apiVersion;
-    this.clientId = b.clientId;
-    this.clientSecret = b.clientSecret;
-    this.batchSize = b.queryBatchSize;
     this.clock = b.clock;
     this.tokenTtl = b.tokenTtl;
     this.maxFaultDelay = b.maxFaultDelay;
     this.apiMax = b.apiMax;
-    this.hourlyAvailable = b.hourlyAvailable;
     this.faults = new FaultSchedule(b.clock);
-    this.errorEcho = b.errorEcho;
-    this.secondError = b.secondError;
-    this.sobjects = b.sobjects;
     this.objectStore = new SimObjectStore(b.clock, b.apiVersion);
     this.objectQueries = new ObjectQueryEndpoint(objectStore);
-    this.jwt =
+    JwtAssertionVerifier jwt =
         b.jwtKey == null
             ? null
             : new JwtAssertionVerifier(b.jwtKey, b.clientId, b.audiences, b.jwtSubject, b.clock);
@@ -183,6 +149,26 @@ public final class SimOrg implements AutoCloseable {
     }
     this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize, b.clock);
     this.ops = new OpsEndpoints(apiUsage::get, apiMax); // doctor (DOC-2)
+    this.respond = new SimResponses(ops::limitInfo);
+    this.identity =
+        new IdentityEndpoints(
+            new IdentityEndpoints.Identity(b.orgId, b.userId, b.username, b.apiVersion),
+            new IdentityEndpoints.Client(jwt, b.clientId, b.clientSecret),
+            b.sobjects,
+            b.clock,
+            this::instanceUrl,
+            this::issueToken,
+            respond);
+    this.queries =
+        new QueryEndpoint(
+            b.apiVersion,
+            b.queryBatchSize,
+            b.hourlyAvailable,
+            b.errorEcho,
+            b.secondError,
+            objectQueries,
+            this::matching,
+            respond);
     this.server =
         new LoopbackServer(
             b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
@@ -469,12 +455,12 @@ public final class SimOrg implements AutoCloseable {
       if (count(ex, SimEndpoint.TOKEN, "POST", null) == Next.STOP) {
         return;
       }
-      token(ex);
+      identity.token(ex);
     } else if (path.equals("/services/oauth2/userinfo")) {
       if (count(ex, SimEndpoint.USERINFO, "GET", null) == Next.STOP || !authorised(ex)) {
         return;
       }
-      userinfo(ex);
+      identity.userinfo(ex);
     } else if (path.startsWith(dataPrefix)) {
       String rest = path.substring(dataPrefix.length());
       Matcher lf = LOGFILE.matcher(rest);
@@ -482,17 +468,17 @@ public final class SimOrg implements AutoCloseable {
         if (count(ex, SimEndpoint.QUERY, "GET", null) == Next.STOP || !authorised(ex)) {
           return;
         }
-        query(ex);
+        queries.query(ex);
       } else if (rest.startsWith("query/")) {
         if (count(ex, SimEndpoint.QUERY_MORE, "GET", null) == Next.STOP || !authorised(ex)) {
           return;
         }
-        queryMore(ex, rest.substring("query/".length()));
+        queries.queryMore(ex, rest.substring("query/".length()));
       } else if (rest.equals("sobjects") || rest.equals("sobjects/")) {
         if (count(ex, SimEndpoint.SOBJECTS, "GET", null) == Next.STOP || !authorised(ex)) {
           return;
         }
-        describeGlobal(ex);
+        identity.describeGlobal(ex);
       } else if (lf.matches()) {
         Next next = count(ex, SimEndpoint.LOGFILE, "GET", lf.group(1));
         if (next == Next.STOP || !authorised(ex)) {
@@ -502,21 +488,21 @@ public final class SimOrg implements AutoCloseable {
       } else if (ops.handles(rest, ex.getRequestURI().getRawQuery())) { // DOC-2
         apiUsage.incrementAndGet();
         if (authorised(ex)) {
-          limitHeader(ex);
+          respond.limitHeader(ex);
           ops.handle(ex, rest);
         }
       } else if (apexLogs.handles(rest)) { // ApexLog Tooling listing and bodies (APX)
         apexLogs.count(rest);
         apiUsage.incrementAndGet();
         if (authorised(ex)) {
-          limitHeader(ex);
+          respond.limitHeader(ex);
           apexLogs.handle(ex, rest);
         }
       } else {
-        notFound(ex);
+        respond.notFound(ex);
       }
     } else {
-      notFound(ex);
+      respond.notFound(ex);
     }
   }
 
@@ -532,7 +518,7 @@ public final class SimOrg implements AutoCloseable {
       apiUsage.incrementAndGet();
     }
     if (!ex.getRequestMethod().equalsIgnoreCase(method)) {
-      sendSfError(
+      respond.sfError(
           ex,
           405,
           "METHOD_NOT_ALLOWED",
@@ -551,14 +537,15 @@ public final class SimOrg implements AutoCloseable {
     switch (f.kind()) {
       case STATUS, SALESFORCE_ERROR -> {
         if (endpoint == SimEndpoint.TOKEN) {
-          sendOAuthError(ex, f.status(), f.errorCode().toLowerCase(Locale.ROOT), f.message());
+          respond.oauthError(ex, f.status(), f.errorCode().toLowerCase(Locale.ROOT), f.message());
         } else {
-          sendSfError(ex, f.status(), f.errorCode(), f.message());
+          respond.sfError(ex, f.status(), f.errorCode(), f.message());
         }
         return Next.STOP;
       }
       case NON_JSON_200, MAINTENANCE_PAGE -> {
-        send(ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
+        respond.send(
+            ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
         return Next.STOP;
       }
       case DELAY -> {
@@ -587,237 +574,8 @@ public final class SimOrg implements AutoCloseable {
         return true;
       }
     }
-    sendSfError(ex, 401, "INVALID_SESSION_ID", "Session expired or invalid");
+    respond.sfError(ex, 401, "INVALID_SESSION_ID", "Session expired or invalid");
     return false;
-  }
-
-  // ---------------------------------------------------------------- OAuth
-
-  private void token(HttpExchange ex) throws IOException {
-    Map<String, String> form = parseForm(readBody(ex));
-    String grant = form.getOrDefault("grant_type", "");
-    String subject;
-    if (grant.equals(JWT_GRANT)) {
-      if (jwt == null) {
-        sendOAuthError(ex, 400, "invalid_grant", "invalid assertion");
-        return;
-      }
-      try {
-        subject = jwt.verify(form.get("assertion"));
-      } catch (JwtAssertionVerifier.OAuthError e) {
-        sendOAuthError(ex, 400, e.error, e.getMessage());
-        return;
-      }
-    } else if (grant.equals("client_credentials")) {
-      if (clientId == null || !clientId.equals(form.get("client_id"))) {
-        sendOAuthError(ex, 400, "invalid_client_id", "client identifier invalid");
-        return;
-      }
-      if (clientSecret == null || !clientSecret.equals(form.get("client_secret"))) {
-        sendOAuthError(ex, 400, "invalid_client", "invalid client credentials");
-        return;
-      }
-      subject = username;
-    } else {
-      sendOAuthError(ex, 400, "unsupported_grant_type", "grant type not supported");
-      return;
-    }
-    String token = issueToken();
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("access_token", token);
-    body.put(
-        "signature",
-        Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)).substring(0, 43)
-            + "=");
-    body.put("scope", "api");
-    body.put("instance_url", baseUrl);
-    body.put("id", baseUrl + "/id/" + orgId + "/" + userId);
-    body.put("token_type", "Bearer");
-    body.put("issued_at", Long.toString(clock.millis()));
-    log.atDebug().addKeyValue("grant_type", grant).addKeyValue("sub", subject).log("token issued");
-    sendJson(ex, 200, body);
-  }
-
-  private void userinfo(HttpExchange ex) throws IOException {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("sub", baseUrl + "/id/" + orgId + "/" + userId);
-    body.put("user_id", userId);
-    body.put("organization_id", orgId);
-    body.put("preferred_username", username);
-    body.put("nickname", username.split("@")[0]);
-    body.put("name", "Simulated Integration User");
-    body.put("email", username);
-    body.put("email_verified", true);
-    body.put("zoneinfo", "GMT");
-    body.put("active", true);
-    body.put("user_type", "STANDARD");
-    body.put("language", "en_US");
-    body.put("locale", "en_US");
-    body.put("utcOffset", 0);
-    Map<String, Object> urls = new LinkedHashMap<>();
-    urls.put("rest", baseUrl + "/services/data/v{version}/");
-    urls.put("query", baseUrl + "/services/data/v{version}/query/");
-    urls.put("sobjects", baseUrl + "/services/data/v{version}/sobjects/");
-    urls.put("custom_domain", baseUrl);
-    body.put("urls", urls);
-    sendJson(ex, 200, body);
-  }
-
-  // ---------------------------------------------------------------- describe global
-
-  private void describeGlobal(HttpExchange ex) throws IOException {
-    String base = "/services/data/v" + apiVersion + "/sobjects/";
-    List<Map<String, Object>> list = new ArrayList<>(sobjects.size());
-    for (String name : sobjects) {
-      boolean stream = name.endsWith("Event") || name.endsWith("EventStream"); // platform events
-      String label = name.replaceAll("(?<=[a-z])(?=[A-Z])", " ");
-      Map<String, Object> o = new LinkedHashMap<>();
-      o.put("activateable", false);
-      o.put("createable", !stream);
-      o.put("custom", name.endsWith("__c") || name.endsWith("__e"));
-      o.put("customSetting", false);
-      o.put("deletable", !stream);
-      o.put("keyPrefix", KEY_PREFIXES.get(name));
-      o.put("label", label);
-      o.put("labelPlural", label + "s");
-      o.put("layoutable", !stream);
-      o.put("name", name);
-      o.put("queryable", !stream);
-      o.put("retrieveable", !stream);
-      o.put("searchable", !stream);
-      o.put("triggerable", !stream);
-      o.put("updateable", !stream);
-      Map<String, Object> urls = new LinkedHashMap<>();
-      urls.put("sobject", base + name);
-      urls.put("describe", base + name + "/describe");
-      urls.put("rowTemplate", base + name + "/{ID}");
-      o.put("urls", urls);
-      list.add(o);
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("encoding", "UTF-8");
-    body.put("maxBatchSize", 200);
-    body.put("sobjects", list);
-    sendJson(ex, 200, body);
-  }
-
-  // ---------------------------------------------------------------- query
-
-  private void query(HttpExchange ex) throws IOException {
-    String q = queryParam(ex.getRequestURI().getRawQuery(), "q");
-    if (objectQueries.handles(q)) { // eventlog_objects (OBJ, FEAT-18)
-      try {
-        sendPage(ex, objectQueries.answer(q), 0, null);
-      } catch (SoqlRejection r) {
-        sendSfError(ex, r.status, r.errorCode, r.getMessage());
-      }
-      return;
-    }
-    EventLogFileQuery parsed;
-    try {
-      parsed = EventLogFileQuery.parse(q, hourlyAvailable);
-    } catch (SoqlRejection r) {
-      if (r.field == null) {
-        sendSfError(ex, r.status, r.errorCode, r.getMessage());
-        return;
-      }
-      // Salesforce's real wording: the query echo, a caret, the position, then the reason
-      Map<String, Object> err = new LinkedHashMap<>();
-      err.put("message", errorEcho.message(q, r.field, r.getMessage()));
-      err.put("errorCode", r.errorCode);
-      sendJson(ex, r.status, secondError == null ? List.of(err) : List.of(err, secondError));
-      return;
-    }
-    List<Map<String, Object>> records = evaluate(parsed);
-    sendPage(ex, records, 0, null);
-  }
-
-  private void queryMore(HttpExchange ex, String locatorAndOffset) throws IOException {
-    Matcher m = QUERY_MORE.matcher(locatorAndOffset);
-    Cursor c = m.matches() ? cursors.get(m.group(1)) : null;
-    int offset = m.matches() ? Integer.parseInt(m.group(2)) : -1;
-    if (c == null || offset < 0 || offset > c.records().size()) {
-      sendSfError(ex, 400, "INVALID_QUERY_LOCATOR", "invalid query locator");
-      return;
-    }
-    sendPage(ex, c.records(), offset, m.group(1));
-  }
-
-  private void sendPage(
-      HttpExchange ex, List<Map<String, Object>> records, int offset, String locator)
-      throws IOException {
-    int end = Math.min(records.size(), offset + batchSize);
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("totalSize", records.size());
-    boolean done = end >= records.size();
-    body.put("done", done);
-    if (!done) {
-      String loc = locator;
-      if (loc == null) {
-        loc = String.format(Locale.ROOT, "01g%012dAAA", cursorSeq.incrementAndGet());
-        cursors.put(loc, new Cursor(records));
-      }
-      body.put("nextRecordsUrl", "/services/data/v" + apiVersion + "/query/" + loc + "-" + end);
-    } else if (locator != null) {
-      cursors.remove(locator);
-    }
-    body.put("records", records.subList(offset, end));
-    sendJson(ex, 200, body);
-  }
-
-  private List<Map<String, Object>> evaluate(EventLogFileQuery q) {
-    List<SimLogFile> matching;
-    synchronized (this) {
-      matching = new ArrayList<>(files.values().stream().filter(q::matches).toList());
-    }
-    List<Map<String, Object>> out = new ArrayList<>();
-    if (q.groupByEventType()) {
-      Set<String> types = new TreeSet<>();
-      matching.forEach(f -> types.add(f.eventType()));
-      for (String t : types) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("attributes", Map.of("type", "AggregateResult"));
-        r.put("EventType", t);
-        out.add(r);
-      }
-      return limit(out, q.limit());
-    }
-    if (q.ordered()) {
-      matching.sort(Comparator.comparing(SimLogFile::createdDate).thenComparing(SimLogFile::id));
-    }
-    for (SimLogFile f : limit(matching, q.limit())) {
-      out.add(record(f, q.fields()));
-    }
-    return out;
-  }
-
-  private static <T> List<T> limit(List<T> list, int limit) {
-    return limit >= 0 && list.size() > limit ? list.subList(0, limit) : list;
-  }
-
-  private Map<String, Object> record(SimLogFile f, List<String> fields) {
-    String url = "/services/data/v" + apiVersion + "/sobjects/EventLogFile/" + f.id();
-    Map<String, Object> r = new LinkedHashMap<>();
-    Map<String, Object> attrs = new LinkedHashMap<>();
-    attrs.put("type", "EventLogFile");
-    attrs.put("url", url);
-    r.put("attributes", attrs);
-    for (String field : fields) {
-      r.put(
-          field,
-          switch (field) {
-            case "Id" -> f.id();
-            case "EventType" -> f.eventType();
-            case "Interval" -> f.interval();
-            case "LogDate" -> SF_DATETIME.format(f.logDate());
-            case "CreatedDate" -> SF_DATETIME.format(f.createdDate());
-            case "LogFileLength" -> (double) f.length();
-            case "Sequence" -> f.sequence();
-            case "LogFile" -> url + "/LogFile";
-            default -> throw new IllegalStateException(field);
-          });
-    }
-    return r;
   }
 
   // ---------------------------------------------------------------- download
@@ -828,83 +586,16 @@ public final class SimOrg implements AutoCloseable {
       f = files.get(id);
     }
     if (f == null) {
-      notFound(ex);
+      respond.notFound(ex);
       return;
     }
-    limitHeader(ex);
+    respond.limitHeader(ex);
     LogFileResponse.send(ex, f, truncate);
   }
 
-  // ---------------------------------------------------------------- helpers
-
-  private void notFound(HttpExchange ex) throws IOException {
-    sendSfError(ex, 404, "NOT_FOUND", "The requested resource does not exist");
-  }
-
-  private void limitHeader(HttpExchange ex) {
-    ex.getResponseHeaders().set("Sforce-Limit-Info", ops.limitInfo());
-  }
-
-  private void sendSfError(HttpExchange ex, int status, String code, String message)
-      throws IOException {
-    Map<String, Object> err = new LinkedHashMap<>();
-    err.put("message", message);
-    err.put("errorCode", code);
-    sendJson(ex, status, List.of(err));
-  }
-
-  private void sendOAuthError(HttpExchange ex, int status, String error, String description)
-      throws IOException {
-    Map<String, Object> err = new LinkedHashMap<>();
-    err.put("error", error);
-    err.put("error_description", description);
-    sendJson(ex, status, err);
-  }
-
-  private void sendJson(HttpExchange ex, int status, Object body) throws IOException {
-    send(ex, status, "application/json;charset=UTF-8", json.writeValueAsBytes(body));
-  }
-
-  private void send(HttpExchange ex, int status, String contentType, byte[] bytes)
-      throws IOException {
-    limitHeader(ex);
-    ex.getResponseHeaders().set("Content-Type", contentType);
-    ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-    if (bytes.length > 0) {
-      try (OutputStream os = ex.getResponseBody()) {
-        os.write(bytes);
-      }
-    }
-  }
-
-  private static byte[] readBody(HttpExchange ex) throws IOException {
-    try (InputStream in = ex.getRequestBody()) {
-      return in.readNBytes(1 << 20);
-    }
-  }
-
-  static Map<String, String> parseForm(byte[] body) {
-    Map<String, String> out = new HashMap<>();
-    String s = new String(body, StandardCharsets.UTF_8);
-    for (String pair : s.split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String k = eq < 0 ? pair : pair.substring(0, eq);
-      String v = eq < 0 ? "" : pair.substring(eq + 1);
-      out.put(
-          URLDecoder.decode(k, StandardCharsets.UTF_8),
-          URLDecoder.decode(v, StandardCharsets.UTF_8));
-    }
-    return out;
-  }
-
-  private static String queryParam(String rawQuery, String name) {
-    if (rawQuery == null) {
-      return null;
-    }
-    return parseForm(rawQuery.getBytes(StandardCharsets.US_ASCII)).get(name);
+  /** The org's files that {@code q} selects, in insertion order. */
+  private synchronized List<SimLogFile> matching(EventLogFileQuery q) {
+    return files.values().stream().filter(q::matches).toList();
   }
 
   // ---------------------------------------------------------------- builder
