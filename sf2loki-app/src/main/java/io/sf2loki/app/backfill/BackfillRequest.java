@@ -1,5 +1,6 @@
 package io.sf2loki.app.backfill;
 
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * One {@code sf2loki backfill} invocation, validated (SPEC CLI-11, CLI-20, BF-3, BF-4, FEAT-4).
@@ -36,8 +36,6 @@ public record BackfillRequest(
     Optional<String> org,
     boolean dryRun,
     long maxBytesPerSecond) {
-
-  private static final Pattern SOQL_IDENTIFIER = Pattern.compile("[A-Za-z0-9_]+");
 
   public BackfillRequest {
     Objects.requireNonNull(since, "since");
@@ -132,7 +130,7 @@ public record BackfillRequest(
       if (t.isEmpty()) {
         continue;
       }
-      if (!t.equals("*") && !SOQL_IDENTIFIER.matcher(t).matches()) {
+      if (!t.equals("*") && !Soql.isIdentifier(t)) {
         throw new InvalidRequestException(
             "--event-types: '" + t + "' is not an EventType name (letters, digits, _) or *");
       }

@@ -28,7 +28,6 @@ import java.util.regex.Pattern;
  * structural and cross-field rules of SPEC §1.1–1.2 (CFG-4…CFG-24), collecting every problem.
  */
 final class ConfigBinder {
-  static final Pattern SOQL_IDENTIFIER = Pattern.compile("^[A-Za-z0-9_]+$");
   static final Pattern LABEL_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
   static final Pattern ORG_NAME = Pattern.compile("^[A-Za-z0-9_-]+$");
   static final Pattern USERNAME = Pattern.compile("^[A-Za-z0-9._%+\\-@]+$");

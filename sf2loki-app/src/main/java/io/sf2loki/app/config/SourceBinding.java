@@ -5,7 +5,6 @@ import static io.sf2loki.app.config.ConfigBinder.LABEL_NAME;
 import static io.sf2loki.app.config.ConfigBinder.MAX_STREAM_LABELS;
 import static io.sf2loki.app.config.ConfigBinder.OBJECT_KEYS;
 import static io.sf2loki.app.config.ConfigBinder.RESERVED_ELF_LABELS;
-import static io.sf2loki.app.config.ConfigBinder.SOQL_IDENTIFIER;
 import static io.sf2loki.app.config.ConfigBinder.USERNAME;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +16,7 @@ import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.objects.ObjectSettings;
 import io.sf2loki.salesforce.revisit.RevisitSettings;
+import io.sf2loki.salesforce.source.Soql;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -194,8 +194,8 @@ final class SourceBinding {
       t.problem("name", "required");
       return "";
     }
-    if (!name.equals("*") && !SOQL_IDENTIFIER.matcher(name).matches()) {
-      t.problem("name", "must be \"*\" or match " + SOQL_IDENTIFIER.pattern());
+    if (!name.equals("*") && !Soql.isIdentifier(name)) {
+      t.problem("name", "must be \"*\" or match " + Soql.identifierPattern());
     }
     return name;
   }
@@ -302,8 +302,8 @@ final class SourceBinding {
       s.problem(key, "required");
       return "";
     }
-    if (!SOQL_IDENTIFIER.matcher(v).matches()) {
-      s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
+    if (!Soql.isIdentifier(v)) {
+      s.problem(key, "must match " + Soql.identifierPattern() + " (got '" + v + "')");
     }
     return v;
   }
@@ -311,8 +311,8 @@ final class SourceBinding {
   private String identifier(Section s, Setting d) {
     String key = d.key();
     String v = s.string(d);
-    if (!SOQL_IDENTIFIER.matcher(v).matches()) {
-      s.problem(key, "must match " + SOQL_IDENTIFIER.pattern() + " (got '" + v + "')");
+    if (!Soql.isIdentifier(v)) {
+      s.problem(key, "must match " + Soql.identifierPattern() + " (got '" + v + "')");
     }
     return v;
   }

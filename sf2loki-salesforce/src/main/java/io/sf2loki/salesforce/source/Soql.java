@@ -63,6 +63,11 @@ public final class Soql {
     return at == null ? raw : datetime(at);
   }
 
+  /** CFG-10: the identifier rule as a regular expression, for error messages. */
+  public static String identifierPattern() {
+    return IDENTIFIER.pattern();
+  }
+
   /** CFG-10: whether {@code name} is a SOQL identifier ({@code [A-Za-z0-9_]+}); false for null. */
   public static boolean isIdentifier(String name) {
     return name != null && IDENTIFIER.matcher(name).matches();
