@@ -185,6 +185,7 @@ public final class Daemon {
     registerDegradations();
     logStartup(version);
     cfg.warnings().forEach(w -> log.atWarn().log(w));
+    HeapFit.check(cfg, Runtime.getRuntime().maxMemory()).ifPresent(w -> log.atWarn().log(w));
 
     // state first: a corrupt document, a held lock or an unreachable store ends startup
     CheckpointStore store;
