@@ -82,6 +82,7 @@ final class LokiBinding {
         s.enumValue(SinkKeys.LATE_ENTRIES, LokiConfig.LateEntries.values(), false),
         outOfOrderWindow,
         maxTrackedStreams,
+        s.duration(SinkKeys.REQUEST_TIMEOUT),
         batch,
         egress,
         snappyTempdir(s));

@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param outOfOrderWindow {@code out_of_order_window}, ≥ 0, default 1 h; 0 disables pre-push
  *     routing of late entries (SINK-15)
  * @param maxTrackedStreams {@code max_tracked_streams}, ≥ 1, default 10000 (SINK-15)
+ * @param requestTimeout {@code request_timeout}, &gt; 0, default 30 s: one push's whole-request
+ *     timeout (SINK-3)
  * @param batch batching
  * @param egress egress governor
  * @param snappyTempdir {@code snappy_tempdir}: snappy-java's native-library extraction directory
@@ -40,6 +42,7 @@ public record LokiConfig(
     LateEntries lateEntries,
     Duration outOfOrderWindow,
     int maxTrackedStreams,
+    Duration requestTimeout,
     Batch batch,
     Egress egress,
     Optional<Path> snappyTempdir) {

@@ -67,6 +67,14 @@ final class SinkKeys {
               "SINK-15")
           .atLeast(1);
 
+  static final Setting REQUEST_TIMEOUT =
+      duration(
+              "request_timeout",
+              LokiSinkSettings.DEFAULT_REQUEST_TIMEOUT,
+              "Whole-request timeout of one push; a timed-out push is retried.",
+              "SINK-3")
+          .greaterThan(0);
+
   static final Setting SNAPPY_TEMPDIR =
       Setting.path(
           "snappy_tempdir",
@@ -141,6 +149,7 @@ final class SinkKeys {
                   LATE_ENTRIES,
                   OUT_OF_ORDER_WINDOW,
                   MAX_TRACKED_STREAMS,
+                  REQUEST_TIMEOUT,
                   SNAPPY_TEMPDIR))
           .with(BATCH, EGRESS)
           .mandatory();

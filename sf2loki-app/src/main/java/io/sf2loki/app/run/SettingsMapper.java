@@ -61,7 +61,7 @@ final class SettingsMapper {
             },
             version,
             LokiSinkSettings.DEFAULT_CONNECT_TIMEOUT,
-            LokiSinkSettings.DEFAULT_REQUEST_TIMEOUT)
+            loki.requestTimeout())
         .withLateEntries(
             loki.lateEntries() == LokiConfig.LateEntries.DROP
                 ? LokiSinkSettings.LateEntries.DROP
