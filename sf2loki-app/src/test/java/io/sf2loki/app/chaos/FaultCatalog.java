@@ -46,9 +46,9 @@ final class FaultCatalog {
    * re-send entries.
    */
   enum Kind {
-    KILL9("kill -9", 40, Cause.CRASH),
-    SIGTERM("SIGTERM", 12, Cause.CRASH),
-    KILL9_IN_LOKI_OUTAGE("kill -9 during a Loki 503 outage", 10, Cause.CRASH),
+    KILL9("kill -9", 60, Cause.CRASH),
+    SIGTERM("SIGTERM", 15, Cause.CRASH),
+    KILL9_IN_LOKI_OUTAGE("kill -9 during a Loki 503 outage", 12, Cause.CRASH),
     LOKI_429("Loki 429 storm (Retry-After 1s)", 3, Cause.OTHER),
     LOKI_5XX("Loki 5xx storm", 3, Cause.OTHER),
     LOKI_400(
