@@ -75,6 +75,8 @@ final class ChaosCluster implements AutoCloseable {
   private Instant newestApexTs;
   private long apexSeq;
   private long endedFallbacks;
+  private Path base;
+  private int portRetries;
   private long lastMidnightJump = System.nanoTime() - PAUSE_RECHECK.toNanos();
   private int budgetPausesEnded;
   private int processStops;
@@ -83,8 +85,8 @@ final class ChaosCluster implements AutoCloseable {
   /** One daemon process slot: its fixed port and holder id, and the current child. */
   private static final class Replica {
     final String holder;
-    final int port;
-    final Path cfg;
+    int port;
+    Path cfg;
     ChildJvm child;
     Map<String, Long> drops = Map.of();
     long fallbacks;
@@ -119,6 +121,7 @@ final class ChaosCluster implements AutoCloseable {
       c.addApexLogs(20, now);
       c.mountStateDisk();
       Path base = c.baseConfig();
+      c.base = base;
       int portA = HealthProbe.freePort();
       int portB = HealthProbe.freePort();
       while (portB == portA) {
@@ -287,11 +290,26 @@ final class ChaosCluster implements AutoCloseable {
     launch(r);
   }
 
-  /** Fails with the child's stderr when a daemon process exited on its own. */
-  void assertAlive() {
+  /**
+   * Fails with the child's stderr when a daemon process exited on its own; one that lost its health
+   * port to another process between {@link HealthProbe#freePort()} and its bind (other builds share
+   * the machine) is started again on a new port, at most 5 times per run.
+   */
+  void assertAlive() throws Exception {
     for (Replica r : replicas) {
       if (!r.child.process().isAlive()) {
-        throw new AssertionError(r.holder + " exited on its own; stderr:\n" + tail(r));
+        String err = tail(r);
+        if (err.contains("cannot start health server") && portRetries < 5) {
+          portRetries++;
+          System.out.println(
+              "chaos: " + r.holder + " lost port " + r.port + " before binding; new port");
+          r.port = HealthProbe.freePort();
+          r.cfg =
+              FileLeaseConfig.write(base, scenario.dir(), leaseFile, r.holder, r.port, TTL, RENEW);
+          launch(r);
+          continue;
+        }
+        throw new AssertionError(r.holder + " exited on its own; stderr:\n" + err);
       }
     }
   }
