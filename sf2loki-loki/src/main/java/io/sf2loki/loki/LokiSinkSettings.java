@@ -126,8 +126,17 @@ public record LokiSinkSettings(
   /** SINK-3 connect timeout. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-  /** SINK-3 request timeout. */
-  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  /** Definition of the {@code request_timeout} key (SPEC §1.3, SINK-3). */
+  public static final Setting REQUEST_TIMEOUT =
+      Setting.duration(
+              "request_timeout",
+              Duration.ofSeconds(30),
+              "Whole-request timeout of one push; a timed-out push is retried.",
+              "SINK-3")
+          .greaterThan(0);
+
+  /** SINK-3 request timeout: the default of {@link #REQUEST_TIMEOUT}. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = REQUEST_TIMEOUT.durationDefault();
 
   /** PIPE-5 / CFG {@code batch.max_entries} default. */
 

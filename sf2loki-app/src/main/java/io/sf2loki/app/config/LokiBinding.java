@@ -74,6 +74,7 @@ final class LokiBinding {
       s.problem("out_of_order_window", "must not be negative");
     }
     int maxTrackedStreams = s.intValue(SinkKeys.MAX_TRACKED_STREAMS);
+    Duration requestTimeout = s.duration(SinkKeys.REQUEST_TIMEOUT);
     Section b = s.section("batch", ConfigBinder.BATCH_KEYS);
     batch = batch(b);
     long maxLineBytes = b.integer(SinkKeys.MAX_LINE_BYTES);
@@ -99,7 +100,7 @@ final class LokiBinding {
                         metadata,
                         null,
                         null,
-                        null)
+                        requestTimeout)
                     .withLateEntries(late)
                     .withBatchLimits(p == null ? 0 : p.maxEntries(), p == null ? 0 : p.maxBytes())
                     .withLateRouting(outOfOrderWindow, maxTrackedStreams));

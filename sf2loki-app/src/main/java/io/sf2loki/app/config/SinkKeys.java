@@ -30,6 +30,8 @@ final class SinkKeys {
   static final Setting OUT_OF_ORDER_WINDOW = LokiSinkSettings.OUT_OF_ORDER_WINDOW;
   static final Setting MAX_TRACKED_STREAMS = LokiSinkSettings.MAX_TRACKED_STREAMS;
 
+  static final Setting REQUEST_TIMEOUT = LokiSinkSettings.REQUEST_TIMEOUT;
+
   static final Setting SNAPPY_TEMPDIR =
       Setting.path(
           "snappy_tempdir",
@@ -86,6 +88,7 @@ final class SinkKeys {
                   LATE_ENTRIES,
                   OUT_OF_ORDER_WINDOW,
                   MAX_TRACKED_STREAMS,
+                  REQUEST_TIMEOUT,
                   SNAPPY_TEMPDIR))
           .with(BATCH, EGRESS)
           .mandatory();

@@ -29,6 +29,7 @@ final class ChaosSchedule {
    * @param objectRows LoginHistory rows added after the step
    * @param elfType EventType of the EventLogFile added after the step
    * @param elfRows rows of that file
+   * @param apexLogs ApexLog records added after the step
    */
   record Step(
       int index,
@@ -38,11 +39,13 @@ final class ChaosSchedule {
       int pubsubEvents,
       int objectRows,
       String elfType,
-      int elfRows) {
+      int elfRows,
+      int apexLogs) {
     @Override
     public String toString() {
       return String.format(
-          "#%d %s%s hold=%dms then +%d events/topic +%d LoginHistory +%s file(%d rows)",
+          "#%d %s%s hold=%dms then +%d events/topic +%d LoginHistory +%s file(%d rows) +%d"
+              + " ApexLog",
           index,
           kind.label(),
           kind.isProcessFault() ? (leader ? " @leader" : " @standby") : "",
@@ -50,7 +53,8 @@ final class ChaosSchedule {
           pubsubEvents,
           objectRows,
           elfType,
-          elfRows);
+          elfRows,
+          apexLogs);
     }
   }
 
@@ -91,7 +95,8 @@ final class ChaosSchedule {
         20 + random.nextInt(180),
         5 + random.nextInt(40),
         ELF_TYPES.get(random.nextInt(ELF_TYPES.size())),
-        20 + random.nextInt(130));
+        20 + random.nextInt(130),
+        1 + random.nextInt(5));
   }
 
   private Kind weighted() {

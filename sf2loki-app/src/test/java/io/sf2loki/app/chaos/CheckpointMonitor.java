@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #start()}, stopped and joined by {@link #close()}) and records every key whose position
  * moved backwards (SPEC FEAT-22) and every new lease epoch (a leadership change). Positions: the
  * simulator's replay-id sequence for {@code pubsub:*} (bytes 2–7 of its 10-byte ids), {@code
- * last_created} for {@code eventlogfile:*}, {@code last_ts} for {@code eventlog_objects:*}, the
- * number for {@code __fence_epoch__}. Thread-safe.
+ * last_created} for {@code eventlogfile:*}, {@code last_ts} for {@code eventlog_objects:*} and
+ * {@code apexlog}, the number for {@code __fence_epoch__}. Thread-safe.
  */
 final class CheckpointMonitor implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -144,6 +144,8 @@ final class CheckpointMonitor implements AutoCloseable {
       p = seq;
     } else if (key.startsWith("eventlogfile:")) {
       p = instant(value, "last_created");
+    } else if (key.equals("apexlog")) {
+      p = instant(value, "last_ts");
     } else if (key.startsWith("eventlog_objects:")) {
       p = instant(value, "last_ts");
     } else if (key.equals("__fence_epoch__")) {

@@ -94,6 +94,17 @@ final class Ledger {
     return out;
   }
 
+  /** Sum of every sample of {@code metric} (any labels) in a Prometheus text page. */
+  static long sum(String prometheusText, String metric) {
+    double total = 0;
+    for (String line : prometheusText.split("\n")) {
+      if (line.startsWith(metric + " ") || line.startsWith(metric + "{")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return (long) total;
+  }
+
   /** Compares the generated counts with the receiver's entries and all counted drops. */
   Result result(List<ReceivedEntry> entries, Map<String, Long> liveDrops) {
     Map<String, Long> stored = new TreeMap<>();

@@ -371,6 +371,19 @@ class ConfigLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "SINK-3: sink.loki.request_timeout defaults to 30 s, binds a configured value and must be"
+          + " greater than zero")
+  void sink3_requestTimeout() {
+    assertThat(load(dir, MINIMAL).loki().push().requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+    String five = MINIMAL.replace("url: http", "request_timeout: 5s\n    url: http");
+    assertThat(load(dir, five).loki().push().requestTimeout()).isEqualTo(Duration.ofSeconds(5));
+    String zero = MINIMAL.replace("url: http", "request_timeout: 0s\n    url: http");
+    assertThatThrownBy(() -> load(dir, zero))
+        .hasMessageContaining("sink.loki.request_timeout: must be greater than zero");
+  }
+
+  @Test
   @DisplayName("CFG-6: negative durations are rejected everywhere; zero only where allowed")
   void negativeAndZeroDurations() {
     assertThatThrownBy(() -> load(dir, MINIMAL + "service:\n  shutdown_grace: -1\n"))

@@ -1,5 +1,6 @@
 package io.sf2loki.sim.loki;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
@@ -14,6 +15,9 @@ import java.util.Optional;
  *   <li>{@link #rejectLinesContaining(String, String)}: a per-entry 400 validation error (Loki
  *       text) for entries whose line contains a marker; the other entries are stored (Loki's
  *       partial acceptance).
+ *   <li>{@link #stall(Duration)}: every push request arriving while the stall is on is held for the
+ *       given time (or until {@link #clear()}) before it is handled as usual — stored and answered
+ *       late, after a client with a shorter timeout gave up (an overloaded ingester).
  * </ul>
  */
 public final class LokiFaultSchedule {
@@ -21,6 +25,9 @@ public final class LokiFaultSchedule {
   private long maxBodyBytes = -1;
   private String marker;
   private String markerMessage;
+  private long stallNanos = -1;
+  private long stallGeneration;
+  private long stalledRequests;
 
   private static final class Slot {
     final LokiFault fault;
@@ -63,12 +70,47 @@ public final class LokiFaultSchedule {
         marker, "entry for stream '%s' rejected by simulated validation: line contains marker");
   }
 
-  /** Removes every fault and limit set here. */
+  /**
+   * Holds each push request that arrives from now on for {@code hold} (measured from its arrival on
+   * the monotonic clock) or until {@link #clear()}, whichever comes first; then handles it as
+   * usual. Returns this schedule.
+   */
+  public synchronized LokiFaultSchedule stall(Duration hold) {
+    if (hold.isNegative() || hold.isZero()) {
+      throw new IllegalArgumentException("hold must be positive");
+    }
+    this.stallNanos = hold.toNanos();
+    return this;
+  }
+
+  /** Push requests held by {@link #stall(Duration)} so far. */
+  public synchronized long stalledRequests() {
+    return stalledRequests;
+  }
+
+  /** Removes every fault and limit set here; releases the requests a stall holds. */
   public synchronized void clear() {
     queue.clear();
     maxBodyBytes = -1;
     marker = null;
     markerMessage = null;
+    stallNanos = -1;
+    stallGeneration++;
+    notifyAll();
+  }
+
+  /** Holds the calling request while a stall is on (see {@link #stall(Duration)}). */
+  synchronized void awaitStall() throws InterruptedException {
+    if (stallNanos < 0) {
+      return;
+    }
+    stalledRequests++;
+    long generation = stallGeneration;
+    long deadline = System.nanoTime() + stallNanos;
+    long left;
+    while (generation == stallGeneration && (left = deadline - System.nanoTime()) > 0) {
+      wait(Math.max(1, left / 1_000_000));
+    }
   }
 
   synchronized Optional<LokiFault> next() {

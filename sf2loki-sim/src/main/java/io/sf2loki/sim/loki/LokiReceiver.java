@@ -273,6 +273,12 @@ public final class LokiReceiver implements AutoCloseable {
         respond(ctx, ex, headers, body.length, 405, "method not allowed", null);
         return;
       }
+      try {
+        faults.awaitStall();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // closing: the exchange is closed unanswered
+      }
       Optional<LokiFault> fault = faults.next();
       List<PushedStream> decoded;
       try {

@@ -1,6 +1,8 @@
 package io.sf2loki.sim.loki;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Timestamp;
 import java.io.ByteArrayOutputStream;
@@ -9,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -253,6 +256,38 @@ class LokiReceiverTest {
     assertThat(postProto(body).statusCode()).isEqualTo(500);
     loki.faults().clear();
     assertThat(postProto(body).statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-3: a stall holds a push past the client's timeout, then stores it (answered late);"
+          + " clear() releases held requests and the client's retry collapses as a duplicate")
+  void stallHoldsThenStores() throws Exception {
+    loki.faults().stall(Duration.ofMinutes(10));
+    byte[] body = proto("{job=\"x\"}", entry(1, 0, "a"));
+    HttpRequest timed =
+        HttpRequest.newBuilder(URI.create(loki.pushUrl()))
+            .header("Content-Type", "application/x-protobuf")
+            .header("Content-Encoding", "snappy")
+            .timeout(Duration.ofMillis(200))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    assertThatThrownBy(() -> http.send(timed, HttpResponse.BodyHandlers.ofString()))
+        .isInstanceOf(HttpTimeoutException.class);
+    await().atMost(Duration.ofSeconds(10)).until(() -> loki.faults().stalledRequests() == 1);
+    assertThat(loki.totalEntries()).as("held, not stored yet").isZero();
+
+    loki.faults().clear();
+    await().atMost(Duration.ofSeconds(10)).until(() -> loki.totalEntries() == 1);
+    assertThat(postProto(body).statusCode()).as("the client's retry").isEqualTo(204);
+    assertThat(loki.duplicatesDropped()).isEqualTo(1);
+
+    loki.faults().stall(Duration.ofMillis(50));
+    assertThat(postProto(proto("{job=\"x\"}", entry(2, 0, "b"))).statusCode())
+        .as("answered once its hold ends")
+        .isEqualTo(204);
+    assertThat(loki.faults().stalledRequests()).isEqualTo(2);
+    assertThat(loki.totalEntries()).isEqualTo(2);
   }
 
   @Test

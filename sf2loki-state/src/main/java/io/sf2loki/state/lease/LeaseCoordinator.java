@@ -246,6 +246,8 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
         if (time.ticker().nanoTime() >= deadline) {
           return giveUp(Surrender.LOCK, e, stop);
         }
+      } catch (StateException e) {
+        return storeUnwritable(e, stop); // e.g. the lock file on a read-only or full disk
       }
       Surrender s = renewOnce(stop);
       if (s != null) {
@@ -269,14 +271,23 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       time.sleeper().sleep(settings.renewInterval(), stop); // a newer term holds the store
       return false;
     } catch (StateException e) {
-      events.error("store_write");
       binding.endTerm();
-      protocol.release(epoch);
-      valid = false;
-      log.atWarn().setCause(e).log("checkpoint store unwritable; releasing the lease");
-      time.sleeper().sleep(settings.renewInterval(), stop);
-      return false;
+      return storeUnwritable(e, stop);
     }
+  }
+
+  /**
+   * HA-26, STATE-16: the store cannot be written at term start (its term lock cannot be opened or
+   * its epoch not stamped): error {@code store_write}, the lease is released and no term runs;
+   * acquisition is tried again after {@code renew_interval}.
+   */
+  private boolean storeUnwritable(StateException e, StopSignal stop) throws InterruptedException {
+    events.error("store_write");
+    protocol.release(epoch);
+    valid = false;
+    log.atWarn().setCause(e).log("checkpoint store unwritable; releasing the lease");
+    time.sleeper().sleep(settings.renewInterval(), stop);
+    return false;
   }
 
   private boolean giveUp(Surrender why, Exception cause, StopSignal stop)

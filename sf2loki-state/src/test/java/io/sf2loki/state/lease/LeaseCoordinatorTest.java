@@ -425,6 +425,29 @@ class LeaseCoordinatorTest {
     assertThat(c.leading()).isFalse();
   }
 
+  @Test
+  @DisplayName(
+      "HA-26/STATE-16: a term lock that cannot be opened (read-only or full state disk) when the"
+          + " term begins → error store_write, lease released, no term, no crash (found by the"
+          + " FEAT-22 chaos suite)")
+  void unopenableTermLockReleases() throws Exception {
+    binding.beginFailure =
+        new io.sf2loki.core.spi.StateException(
+            "cannot open state lock /s/state.json.lock: Read-only file system");
+    Recorder r = new Recorder();
+    afterSleep =
+        n -> {
+          if (events.contains("error:store_write")) {
+            stop.stop();
+          }
+        };
+    c.run(r, stop);
+    assertThat(r.acquired).isZero();
+    assertThat(events).contains("error:store_write");
+    assertThat(storage.current().expiresAt()).isBeforeOrEqualTo(ft.now());
+    assertThat(c.leading()).isFalse();
+  }
+
   /** Records the HA-1 callbacks and the fake ticker at each loss. */
   private final class Recorder implements Coordinator.Leadership {
     int acquired;

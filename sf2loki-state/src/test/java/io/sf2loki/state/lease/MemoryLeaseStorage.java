@@ -129,6 +129,9 @@ final class MemoryLeaseStorage implements LeaseStorage {
     @Override
     public boolean beginTerm(java.time.Duration maxWait, io.sf2loki.core.time.StopSignal stop) {
       termsBegun++;
+      if (beginFailure != null) {
+        throw beginFailure;
+      }
       return !stop.isStopped();
     }
 
@@ -136,6 +139,9 @@ final class MemoryLeaseStorage implements LeaseStorage {
     public void endTerm() {
       termsEnded++;
     }
+
+    /** What {@link #beginTerm} throws, or null to take the term lock. */
+    volatile RuntimeException beginFailure;
 
     /** What {@link #claimEpoch} throws next, or null to stamp the epoch. */
     volatile RuntimeException claimFailure;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,6 +47,20 @@ public final class ChildJvm implements AutoCloseable {
    */
   public static ChildJvm start(Path workDir, List<String> jvmOptions, String... args)
       throws IOException {
+    return start(workDir, jvmOptions, Map.of(), args);
+  }
+
+  /**
+   * Starts {@code sf2loki <args>} as a child process with further JVM options and environment
+   * variables (e.g. {@code LD_PRELOAD} of libfaketime).
+   *
+   * @param workDir where the child's stdout/stderr files are written
+   * @param jvmOptions added after the defaults (e.g. {@code -Xmx256m})
+   * @param env added to (or replacing in) the inherited environment
+   */
+  public static ChildJvm start(
+      Path workDir, List<String> jvmOptions, Map<String, String> env, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // start-up cost matters on a small CI box; the child does little work
@@ -65,6 +80,7 @@ public final class ChildJvm implements AutoCloseable {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
     pb.environment().keySet().removeIf(k -> k.toUpperCase(Locale.ROOT).startsWith("SF2LOKI_"));
+    pb.environment().putAll(env);
     return new ChildJvm(pb.start(), out, err);
   }
 
