@@ -329,7 +329,7 @@ final class ConfigBinder {
 
   private void warnHashWithoutSalt(String orgPrefix, String source, List<TransformRule> rules) {
     for (int i = 0; i < rules.size(); i++) {
-      if (rules.get(i).action() == TransformRule.Action.HASH) {
+      if (rules.get(i).action() == io.sf2loki.core.transform.TransformAction.HASH) {
         warnings.add(
             orgPrefix
                 + "hash transform rule '"

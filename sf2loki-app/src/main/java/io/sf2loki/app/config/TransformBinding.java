@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sf2loki.core.transform.PortableRegex;
 import io.sf2loki.core.transform.PortableRegexException;
 import io.sf2loki.core.transform.Replacement;
+import io.sf2loki.core.transform.TransformAction;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,8 +29,7 @@ final class TransformBinding {
     for (int i = 0; i < items.size(); i++) {
       Section r =
           new Section(items.get(i), s.path(key) + "." + i, problems, ConfigBinder.TRANSFORM_KEYS);
-      TransformRule.Action action =
-          r.enumValue("action", TransformRule.Action.values(), null, false);
+      TransformAction action = r.choice(SourceKeys.XF_ACTION, TransformAction.class);
       if (action == null) {
         if (!r.has("action")) {
           r.problem("action", "required");
@@ -40,7 +40,7 @@ final class TransformBinding {
       Map<String, String> match = r.stringMap("match");
       Optional<String> pattern = r.optString("pattern");
       String replacement = r.string(SourceKeys.XF_REPLACEMENT);
-      if (action == TransformRule.Action.DROP_ROW) {
+      if (action == TransformAction.DROP_ROW) {
         if (!fields.isEmpty()) {
           r.problem("fields", "not allowed for drop_row (use match)");
         }
@@ -55,7 +55,7 @@ final class TransformBinding {
           r.problem("match", "only allowed for drop_row");
         }
       }
-      if (action == TransformRule.Action.REGEX_REPLACE) {
+      if (action == TransformAction.REGEX_REPLACE) {
         if (pattern.isEmpty()) {
           r.problem("pattern", "required for regex_replace");
         } else {
@@ -64,7 +64,7 @@ final class TransformBinding {
       } else if (pattern.isPresent()) {
         r.problem("pattern", "only allowed for regex_replace");
       }
-      if (action == TransformRule.Action.DROP_FIELD) {
+      if (action == TransformAction.DROP_FIELD) {
         for (String f : fields) {
           if (promotedLabels.contains(f)) {
             r.problem(

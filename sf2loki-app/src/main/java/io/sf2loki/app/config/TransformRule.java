@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param name configured metric name, {@code ""} = {@code <action>-<index>} (XF-7)
  */
 public record TransformRule(
-    Action action,
+    TransformAction action,
     List<String> fields,
     Map<String, String> match,
     Optional<String> pattern,
@@ -34,32 +34,6 @@ public record TransformRule(
    * io.sf2loki.core.transform.TransformChain#compile} takes.
    */
   public TransformSpec toSpec() {
-    return new TransformSpec(
-        TransformAction.valueOf(action.name()),
-        fields,
-        match,
-        pattern.orElse(null),
-        replacement,
-        name);
-  }
-
-  /** {@code action}. */
-  public enum Action implements YamlEnum {
-    HASH("hash"),
-    MASK("mask"),
-    DROP_FIELD("drop_field"),
-    DROP_ROW("drop_row"),
-    REGEX_REPLACE("regex_replace");
-
-    private final String yaml;
-
-    Action(String yaml) {
-      this.yaml = yaml;
-    }
-
-    @Override
-    public String yaml() {
-      return yaml;
-    }
+    return new TransformSpec(action, fields, match, pattern.orElse(null), replacement, name);
   }
 }

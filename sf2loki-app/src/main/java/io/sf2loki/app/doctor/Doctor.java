@@ -140,7 +140,7 @@ public final class Doctor {
                 s.eventlogfile().transforms(),
                 s.apexlog().transforms())
             .flatMap(List::stream)
-            .filter(r -> r.action() == TransformRule.Action.HASH)
+            .filter(r -> r.action() == io.sf2loki.core.transform.TransformAction.HASH)
             .toList();
     if (hash.isEmpty()) {
       return Check.skip("transforms", "no hash rules");

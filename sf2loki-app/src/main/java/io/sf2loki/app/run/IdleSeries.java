@@ -215,7 +215,7 @@ final class IdleSeries {
     zero(m.checkpointLoadErrors, a);
     for (int i = 0; i < transforms.size(); i++) {
       TransformRule r = transforms.get(i);
-      if (r.action() == TransformRule.Action.DROP_ROW) {
+      if (r.action() == io.sf2loki.core.transform.TransformAction.DROP_ROW) {
         zero(
             m.rowsFiltered,
             Attributes.of(Sf2lokiMetrics.SOURCE, source, Sf2lokiMetrics.RULE, r.metricName(i)));
