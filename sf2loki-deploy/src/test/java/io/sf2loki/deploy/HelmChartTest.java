@@ -403,12 +403,16 @@ class HelmChartTest {
   }
 
   @Test
-  @DisplayName("DEP-6: NOTES warn when 75 % of the memory limit is below the DEP-3 sizing formula")
+  @DisplayName(
+      "DEP-6, DEP-14: NOTES warn when the launcher's heap for the memory limit (limit - 160 MiB below"
+          + " 1 GiB, else 75 %) is below the DEP-3 sizing formula")
   void dep6_sizingWarning() {
     // defaults: 3 x 256 MiB queues + 128 MiB bridge + 1 topic x 100 credits x 1 MiB + 256 MiB
     assertThat(HelmChart.notes(null, Map.of("resources.limits.memory", "1Gi")))
         .contains(
-            "WARN: the heap (75 % of resources.limits.memory 1Gi = 768 MiB) is below the 1252 MiB");
+            "WARN: the heap (DEP-14, from resources.limits.memory 1Gi = 768 MiB) is below the 1252 MiB");
+    assertThat(HelmChart.notes(null, Map.of("resources.limits.memory", "512Mi")))
+        .contains("from resources.limits.memory 512Mi = 352 MiB) is below the 1252 MiB");
     // 2Gi gives 1536 MiB of heap: enough for the defaults, not with ELF (4 x 8 MiB) and a `*` topic
     // (20 x 100 MiB)
     assertThat(HelmChart.notes(null, Map.of("resources.limits.memory", "2Gi")))

@@ -177,7 +177,7 @@ class ReleaseTarballTest {
     assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "192Mi")))
         .contains(" -XX:MaxRAM=192m -Xmx64m "); // never below 64 MiB
     assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "2g")))
-        .contains(" -XX:MaxRAM=2048m ")
+        .contains(" -XX:MaxRAM=2048m -XX:MaxRAMPercentage=75 ")
         .doesNotContain("-Xmx")
         .doesNotContain("TieredStopAtLevel")
         .contains("MALLOC_ARENA_MAX=unset");
@@ -191,6 +191,33 @@ class ReleaseTarballTest {
         .doesNotContain("UseSerialGC")
         .contains("MALLOC_ARENA_MAX=4")
         .containsSubsequence("-Xmx96m", "-Xmx120m"); // the later -Xmx wins
+    // a collector chosen anywhere the JVM reads flags from is left alone (two would not start)
+    assertThat(
+            launchArgs(
+                Map.of("SF2LOKI_MEMORY_LIMIT", "256m", "SF2LOKI_JVM_DEFAULTS", "-XX:+UseG1GC")))
+        .doesNotContain("UseSerialGC");
+    assertThat(
+            launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "256m", "JAVA_TOOL_OPTIONS", "-XX:+UseZGC")))
+        .doesNotContain("UseSerialGC");
+    assertThat(
+            launchArgs(
+                Map.of(
+                    "SF2LOKI_MEMORY_LIMIT",
+                    "256m",
+                    "SF2LOKI_JAVA_OPTS",
+                    "-XX:+UseNUMA -XX:+DisableExplicitGC")))
+        .contains("-XX:+UseSerialGC"); // not a collector choice
+    // from 1 GiB: 75 % of the limit, unless the defaults size the heap themselves
+    assertThat(launchArgs(Map.of("SF2LOKI_MEMORY_LIMIT", "1Gi")))
+        .contains(" -XX:MaxRAM=1024m -XX:MaxRAMPercentage=75 ");
+    assertThat(
+            launchArgs(
+                Map.of(
+                    "SF2LOKI_MEMORY_LIMIT",
+                    "1Gi",
+                    "SF2LOKI_JVM_DEFAULTS",
+                    "-XX:MaxRAMPercentage=50")))
+        .containsOnlyOnce("MaxRAMPercentage");
 
     // the cgroup's limit: v2 memory.max, v1 memory.limit_in_bytes; "max" and v1's 2^63 are none
     Path v2 = Files.createDirectories(tmp.resolve("cgroup-v2"));
@@ -214,11 +241,19 @@ class ReleaseTarballTest {
   }
 
   @Test
-  @DisplayName("DEP-14: a memory limit that is not a size is refused by name before the JVM starts")
+  @DisplayName(
+      "DEP-14: a memory limit that is not a size of at least 128 MiB (bytes when plain, no overflow) is"
+          + " refused by name before the JVM starts")
   void dep14_badMemoryLimitRefused() throws Exception {
-    Launch.Result r = launch(Map.of("SF2LOKI_MEMORY_LIMIT", "1.5g"));
-    assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).contains("SF2LOKI_MEMORY_LIMIT=1.5g is not a size").doesNotContain("ARGS");
+    for (String bad :
+        List.of("1.5g", "abc", "-5m", "0", "256", "99999999999999999999", "9999999999g")) {
+      Launch.Result r = launch(Map.of("SF2LOKI_MEMORY_LIMIT", bad));
+      assertThat(r.exit()).as(bad).isEqualTo(1);
+      assertThat(r.err())
+          .as(bad)
+          .contains("SF2LOKI_MEMORY_LIMIT=" + bad + " is not a size of at least 128 MiB")
+          .doesNotContain("ARGS");
+    }
   }
 
   /** The JVM command line the launcher builds, seen by a stand-in java that prints it. */

@@ -33,15 +33,21 @@ final class HeapFit {
     if (bound <= maxHeapBytes) {
       return Optional.empty();
     }
+    String bridgePart =
+        bridges == 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " and the Pub/Sub bridges (bridge_max_bytes, %d MiB in all)",
+                bridges >> 20);
     return Optional.of(
         String.format(
             Locale.ROOT,
-            "the lane queues (2 × sink.loki.batch.queue_max_bytes = %d MiB, × 1.5 for Java objects)"
-                + " and Pub/Sub bridges (sources.pubsub.bridge_max_bytes, %d MiB in all) can hold"
-                + " %d MiB, more than the JVM's maximum heap of %d MiB: a burst can end in an"
-                + " OutOfMemoryError; lower them or raise the memory limit (DEP-3 sizing, DEP-15)",
-            cfg.pipeline().queueMaxBytes() * 2 >> 20,
-            bridges >> 20,
+            "the lane queues (3 × sink.loki.batch.queue_max_bytes = %d MiB: two lanes, 1.5 × for Java"
+                + " objects)%s can hold %d MiB, more than the JVM's maximum heap of %d MiB: a burst can"
+                + " end in an OutOfMemoryError; lower them or raise the memory limit (DEP-3, DEP-15)",
+            lanes >> 20,
+            bridgePart,
             bound >> 20,
             maxHeapBytes >> 20));
   }

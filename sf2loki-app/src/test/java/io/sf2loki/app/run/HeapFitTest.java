@@ -41,8 +41,8 @@ class HeapFitTest {
         .hasValueSatisfying(
             w ->
                 assertThat(w)
-                    .contains("sink.loki.batch.queue_max_bytes = 512 MiB")
-                    .contains("sources.pubsub.bridge_max_bytes, 128 MiB")
+                    .contains("3 × sink.loki.batch.queue_max_bytes = 768 MiB")
+                    .contains("Pub/Sub bridges (bridge_max_bytes, 128 MiB in all)")
                     .contains("can hold 896 MiB")
                     .contains("maximum heap of 96 MiB"));
     assertThat(HeapFit.check(cfg, 1536 * MIB)).isEmpty();
@@ -53,6 +53,11 @@ class HeapFitTest {
       "DEP-15: queues sized for the heap (16 MiB lanes and bridge = 64 MiB) do not warn at 96 MiB;"
           + " a disabled bound (0) is not counted")
   void dep15_sizedQueuesFit() throws Exception {
+    assertThat(
+            HeapFit.check(
+                config(", batch: {queue_max_bytes: 67108864}", ", bridge_max_bytes: 0"), 96 * MIB))
+        .hasValueSatisfying(
+            w -> assertThat(w).contains("192 MiB, more than").doesNotContain("bridges"));
     assertThat(
             HeapFit.check(
                 config(", batch: {queue_max_bytes: 16777216}", ", bridge_max_bytes: 16777216"),
