@@ -341,7 +341,10 @@ public final class PubSubEndToEnd {
       BufferedReader r =
           new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String line = r.readLine();
-      if (line == null || !line.startsWith("READY ")) {
+      while (line != null && !line.startsWith("READY ")) {
+        line = r.readLine(); // the simulator's own log lines may come first
+      }
+      if (line == null) {
         p.destroy();
         throw new IOException("simulator did not start: " + line);
       }

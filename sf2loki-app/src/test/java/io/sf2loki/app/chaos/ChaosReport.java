@@ -154,6 +154,14 @@ record ChaosReport(
       housekeepingJumps++;
     }
 
+    /** Loki storms injected so far (the {@link Kind#isLokiStorm()} kinds). */
+    long lokiStorms() {
+      return faults.entrySet().stream()
+          .filter(e -> e.getKey().isLokiStorm())
+          .mapToLong(Map.Entry::getValue)
+          .sum();
+    }
+
     void liveness(Duration d) {
       liveness = d;
     }

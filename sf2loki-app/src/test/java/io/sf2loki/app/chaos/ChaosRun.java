@@ -24,8 +24,42 @@ import java.util.TreeMap;
  * @param seed the schedule's seed
  * @param steps the most steps to run
  * @param duration stop starting steps after this long (null: no time bound)
+ * @param until stop starting steps once these counts are reached (null: run steps or duration)
  */
-record ChaosRun(long seed, int steps, Duration duration) {
+record ChaosRun(long seed, int steps, Duration duration, Targets until) {
+  /**
+   * The long run's targets (issue 17): process stops, Loki storms and leadership changes.
+   *
+   * @param stops process stops (kill -9 and SIGTERM)
+   * @param storms injected Loki storms
+   * @param flaps lease epochs seen (leadership changes)
+   */
+  record Targets(int stops, int storms, int flaps) {
+    /** {@code stops=200,storms=50,flaps=50} (any subset; a missing key is 0). */
+    static Targets parse(String text) {
+      Map<String, Integer> m = new TreeMap<>();
+      for (String kv : text.split(",")) {
+        String[] p = kv.trim().split("=", 2);
+        if (p.length != 2) {
+          throw new IllegalArgumentException("chaos.until: expected key=count, got " + kv);
+        }
+        m.put(p[0].trim(), Integer.parseInt(p[1].trim()));
+      }
+      Targets t =
+          new Targets(
+              m.getOrDefault("stops", 0), m.getOrDefault("storms", 0), m.getOrDefault("flaps", 0));
+      m.keySet().removeAll(List.of("stops", "storms", "flaps"));
+      if (!m.isEmpty()) {
+        throw new IllegalArgumentException("chaos.until: unknown keys " + m.keySet());
+      }
+      return t;
+    }
+
+    boolean reached(int stops, long storms, int flaps) {
+      return stops >= this.stops && storms >= this.storms && flaps >= this.flaps;
+    }
+  }
+
   /** Both child JVMs starting cold, and the first leader's term, on a shared 2-core box. */
   static final Duration START_LIMIT = Duration.ofSeconds(150);
 
@@ -90,13 +124,24 @@ record ChaosRun(long seed, int steps, Duration duration) {
     c.scrapeAll();
     ChaosReport.Builder r = new ChaosReport.Builder(seed);
     Instant deadline = duration == null ? null : Instant.now().plus(duration);
-    while (done[0] < steps && (deadline == null || Instant.now().isBefore(deadline))) {
+    while (done[0] < steps
+        && (deadline == null || Instant.now().isBefore(deadline))
+        && !targetsReached(c, r)) {
       ChaosSchedule.Step s = schedule.step(done[0]);
       if (c.clock().isPresent() && c.budgetUsed() > ChaosCluster.DAILY_BUDGET / 2) {
         r.attribute(housekeeping(c, r));
       }
       r.attribute(step(c, s, r));
       done[0]++;
+      if (done[0] % 10 == 0) {
+        System.out.printf(
+            "chaos progress: %d steps, %ds, process stops %d, Loki storms %d, lease changes %d%n",
+            done[0],
+            Duration.ofNanos(System.nanoTime() - t0).toSeconds(),
+            c.processStops(),
+            r.lokiStorms(),
+            c.monitor().epochChanges());
+      }
     }
     FaultCatalog.clear(c);
     c.awaitLeader(RECOVERY_LIMIT);
@@ -108,6 +153,11 @@ record ChaosRun(long seed, int steps, Duration duration) {
     System.out.println(report);
     check(report);
     return report;
+  }
+
+  private boolean targetsReached(ChaosCluster c, ChaosReport.Builder r) {
+    return until != null
+        && until.reached(c.processStops(), r.lokiStorms(), c.monitor().epochChanges());
   }
 
   /** Injects, generates, holds, clears, waits for a ready replica and caught-up sources. */

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
  * The chaos suite (SPEC FEAT-22, issue 17). By default a bounded run: every fault of the catalog
  * once, in a seeded order, with the fixed seed {@value #BOUNDED_SEED}; it runs in the default
  * {@code ./mvnw -B verify}. {@code -Pchaos} runs only this tag with {@code -Dchaos.steps} / {@code
- * -Dchaos.duration} (e.g. {@code 2h}) and a random seed unless {@code -Dchaos.seed} is given; a
- * failing run prints its seed and steps, replayable with {@code -Dchaos.seed=<seed>}.
+ * -Dchaos.duration} (e.g. {@code 2h}), {@code -Dchaos.until=stops=200,storms=50,flaps=50} (stop
+ * once those counts are reached) and a random seed unless {@code -Dchaos.seed} is given; a failing
+ * run prints its seed and steps, replayable with {@code -Dchaos.seed=<seed>}.
  */
 @Tag("chaos")
 class ChaosSuiteTest {
@@ -34,14 +35,16 @@ class ChaosSuiteTest {
     String steps = System.getProperty("chaos.steps", "");
     String duration = System.getProperty("chaos.duration", "");
     String seed = System.getProperty("chaos.seed", "");
-    boolean bounded = steps.isBlank() && duration.isBlank();
+    String until = System.getProperty("chaos.until", "");
+    boolean bounded = steps.isBlank() && duration.isBlank() && until.isBlank();
     ChaosRun run =
         new ChaosRun(
             seed.isBlank() ? (bounded ? BOUNDED_SEED : System.nanoTime()) : Long.parseLong(seed),
             steps.isBlank()
                 ? (bounded ? BOUNDED_STEPS : Integer.MAX_VALUE)
                 : Integer.parseInt(steps),
-            duration.isBlank() ? null : parse(duration));
+            duration.isBlank() ? null : parse(duration),
+            until.isBlank() ? null : ChaosRun.Targets.parse(until));
     ChaosReport report = run.execute();
     assertThat(report.stepsRun()).isPositive();
   }
