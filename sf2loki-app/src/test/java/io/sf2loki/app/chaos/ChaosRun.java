@@ -25,8 +25,10 @@ import java.util.TreeMap;
  * @param steps the most steps to run
  * @param duration stop starting steps after this long (null: no time bound)
  * @param until stop starting steps once these counts are reached (null: run steps or duration)
+ * @param stepSlack added to each step's recovery and catch-up limits (a long run on a machine
+ *     shared with builds); the final liveness check after the last fault never gets it
  */
-record ChaosRun(long seed, int steps, Duration duration, Targets until) {
+record ChaosRun(long seed, int steps, Duration duration, Targets until, Duration stepSlack) {
   /**
    * The long run's targets (issue 17): process stops, Loki storms and leadership changes.
    *
@@ -161,7 +163,7 @@ record ChaosRun(long seed, int steps, Duration duration, Targets until) {
   }
 
   /** Injects, generates, holds, clears, waits for a ready replica and caught-up sources. */
-  private static Attribution step(ChaosCluster c, ChaosSchedule.Step s, ChaosReport.Builder r)
+  private Attribution step(ChaosCluster c, ChaosSchedule.Step s, ChaosReport.Builder r)
       throws Exception {
     long dupsBefore = c.receiver().duplicatesDropped();
     long stalledBefore = c.receiver().faults().stalledRequests();
@@ -183,7 +185,9 @@ record ChaosRun(long seed, int steps, Duration duration, Targets until) {
     c.hold(holdFor(s));
     long cleared = System.nanoTime();
     FaultCatalog.clear(c, s, injected);
-    Duration extra = s.kind() == Kind.CLOCK_MIDNIGHT ? ChaosCluster.PAUSE_RECHECK : Duration.ZERO;
+    Duration extra =
+        stepSlack.plus(
+            s.kind() == Kind.CLOCK_MIDNIGHT ? ChaosCluster.PAUSE_RECHECK : Duration.ZERO);
     Duration rec = c.awaitLeader(RECOVERY_LIMIT.plus(extra));
     c.awaitCaughtUp(CATCH_UP_LIMIT.plus(extra));
     Duration caughtUp = Duration.ofNanos(System.nanoTime() - cleared);
@@ -229,13 +233,13 @@ record ChaosRun(long seed, int steps, Duration duration, Targets until) {
   }
 
   /** Keeps the day's budget count low between clock steps: a jump over the next UTC midnight. */
-  private static Attribution housekeeping(ChaosCluster c, ChaosReport.Builder r) throws Exception {
+  private Attribution housekeeping(ChaosCluster c, ChaosReport.Builder r) throws Exception {
     long dupsBefore = c.receiver().duplicatesDropped();
     int epochsBefore = c.monitor().epochChanges();
     long t0 = System.nanoTime();
     c.jumpPastMidnight();
-    Duration rec = c.awaitLeader(RECOVERY_LIMIT.plus(ChaosCluster.PAUSE_RECHECK));
-    c.awaitCaughtUp(CATCH_UP_LIMIT.plus(ChaosCluster.PAUSE_RECHECK));
+    Duration rec = c.awaitLeader(RECOVERY_LIMIT.plus(ChaosCluster.PAUSE_RECHECK).plus(stepSlack));
+    c.awaitCaughtUp(CATCH_UP_LIMIT.plus(ChaosCluster.PAUSE_RECHECK).plus(stepSlack));
     c.scrapeAll();
     r.recovery(rec, Duration.ofNanos(System.nanoTime() - t0));
     r.housekeepingJump();
