@@ -96,7 +96,7 @@ record ChaosRun(long seed, int steps, Duration duration, Targets until, Duration
 
   /** Runs the schedule and returns the report; throws with the seed and steps on any failure. */
   ChaosReport execute() throws Exception {
-    ChaosSchedule schedule = new ChaosSchedule(seed);
+    ChaosSchedule schedule = new ChaosSchedule(seed, duration != null || until != null);
     System.out.println(schedule.describe(Math.min(steps, 40)));
     long t0 = System.nanoTime();
     int[] done = {0};
@@ -195,7 +195,7 @@ record ChaosRun(long seed, int steps, Duration duration, Targets until, Duration
     r.recovery(rec, caughtUp);
     long dups = c.receiver().duplicatesDropped() - dupsBefore;
     int leases = c.monitor().epochChanges() - epochsBefore;
-    int crashes = s.kind().isProcessFault() ? Math.max(1, leases) : leases;
+    int crashes = s.kind().isProcessFault() ? Math.max(s.kills(), leases) : leases;
     long bound = PER_CRASH * crashes;
     String cause = s.kind().label();
     switch (s.kind().cause()) {

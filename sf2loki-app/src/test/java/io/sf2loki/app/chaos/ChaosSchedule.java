@@ -30,6 +30,8 @@ final class ChaosSchedule {
    * @param elfType EventType of the EventLogFile added after the step
    * @param elfRows rows of that file
    * @param apexLogs ApexLog records added after the step
+   * @param kills {@code kill -9}s of a {@link Kind#KILL9} step (a crash loop in a long run: the
+   *     current leader, or standby, again after a short hold); 1 otherwise
    */
   record Step(
       int index,
@@ -40,14 +42,16 @@ final class ChaosSchedule {
       int objectRows,
       String elfType,
       int elfRows,
-      int apexLogs) {
+      int apexLogs,
+      int kills) {
     @Override
     public String toString() {
       return String.format(
-          "#%d %s%s hold=%dms then +%d events/topic +%d LoginHistory +%s file(%d rows) +%d"
+          "#%d %s%s%s hold=%dms then +%d events/topic +%d LoginHistory +%s file(%d rows) +%d"
               + " ApexLog",
           index,
           kind.label(),
+          kills > 1 ? " x" + kills : "",
           kind.isProcessFault() ? (leader ? " @leader" : " @standby") : "",
           hold.toMillis(),
           pubsubEvents,
@@ -63,14 +67,21 @@ final class ChaosSchedule {
   private final List<Kind> coverage;
   private final List<Step> drawn = new ArrayList<>();
   private final int totalWeight;
+  private final boolean longRun;
 
-  ChaosSchedule(long seed) {
+  /**
+   * @param seed the schedule's seed
+   * @param longRun weighted draws favour Loki storms ({@link Kind#weight(boolean)}) and a {@code
+   *     kill -9} step kills 1–3 times, so a long run reaches the issue's counts sooner
+   */
+  ChaosSchedule(long seed, boolean longRun) {
     this.seed = seed;
+    this.longRun = longRun;
     this.random = new Random(seed);
     List<Kind> all = new ArrayList<>(Arrays.asList(Kind.values()));
     Collections.shuffle(all, random);
     this.coverage = List.copyOf(all);
-    this.totalWeight = Arrays.stream(Kind.values()).mapToInt(Kind::weight).sum();
+    this.totalWeight = Arrays.stream(Kind.values()).mapToInt(k -> k.weight(longRun)).sum();
   }
 
   long seed() {
@@ -96,13 +107,14 @@ final class ChaosSchedule {
         5 + random.nextInt(40),
         ELF_TYPES.get(random.nextInt(ELF_TYPES.size())),
         20 + random.nextInt(130),
-        1 + random.nextInt(5));
+        1 + random.nextInt(5),
+        kind == Kind.KILL9 && longRun ? 1 + new Random(seed * 31 + i).nextInt(3) : 1);
   }
 
   private Kind weighted() {
     int r = random.nextInt(totalWeight);
     for (Kind k : Kind.values()) {
-      r -= k.weight();
+      r -= k.weight(longRun);
       if (r < 0) {
         return k;
       }

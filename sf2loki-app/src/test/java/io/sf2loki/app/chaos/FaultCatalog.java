@@ -96,6 +96,11 @@ final class FaultCatalog {
       return weight;
     }
 
+    /** The draw weight; a long run doubles the Loki storms' (issue 17 asks for ≥ 50 storms). */
+    int weight(boolean longRun) {
+      return longRun && isLokiStorm() && this != KILL9_IN_LOKI_OUTAGE ? 2 * weight : weight;
+    }
+
     boolean isProcessFault() {
       return cause == Cause.CRASH;
     }
@@ -113,7 +118,14 @@ final class FaultCatalog {
    */
   static boolean inject(ChaosCluster c, ChaosSchedule.Step step) throws Exception {
     switch (step.kind()) {
-      case KILL9 -> c.stopAndRestart(step.leader(), true);
+      case KILL9 -> {
+        for (int k = 0; k < step.kills(); k++) {
+          if (k > 0) {
+            c.hold(step.hold().dividedBy(step.kills())); // a crash loop: whoever holds the role now
+          }
+          c.stopAndRestart(step.leader(), true);
+        }
+      }
       case SIGTERM -> c.stopAndRestart(step.leader(), false);
       case KILL9_IN_LOKI_OUTAGE -> {
         c.receiver().faults().add(LokiFault.status(503).untilCleared());
