@@ -22,13 +22,16 @@ import io.sf2loki.core.testing.ListSource;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.core.time.TimeSource;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -44,7 +47,8 @@ import org.junit.jupiter.api.Test;
 class OneRetryLayerTest {
   private static final String PATH = "/loki/api/v1/push";
   private static WireMockServer wm;
-  private final FakeTime time = new FakeTime(Instant.parse("2026-01-01T00:00:00Z"));
+  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  private final FakeTime time = new FakeTime(START);
   private final SdkMeterProvider provider = SdkMeterProvider.builder().build();
   private final Sf2lokiMetrics metrics = new Sf2lokiMetrics(provider, "1.2.3");
   private final InMemoryCheckpointStore store = new InMemoryCheckpointStore();
@@ -72,9 +76,9 @@ class OneRetryLayerTest {
 
   @Test
   @DisplayName(
-      "SINK-9, PIPE-7: 500 ×6 then 204 in a lane — four request retry waits in [0.5 s, 2^(k−1) s]"
+      "SINK-9, PIPE-7, PIPE-11: 500 ×6 then 204 in a lane — four request retry waits in [0.5 s, 2^(k−1) s]"
           + " and one 1 s batch wait, all on the lane's sleeper; six failed requests, then the same"
-          + " batch is delivered and committed")
+          + " batch is delivered and committed; the lane is marked failing before the first wait")
   void sink9_pipe7_oneRetryLayerInTheLane() throws Exception {
     String scenario = "outage";
     for (int i = 0; i < 6; i++) {
@@ -108,6 +112,16 @@ class OneRetryLayerTest {
             "line",
             Map.of(),
             new CheckpointToken("eventlogfile:Login", "c1"));
+    AtomicReference<Pipeline> pipeline = new AtomicReference<>();
+    List<Optional<Instant>> markAtEachWait = new CopyOnWriteArrayList<>();
+    TimeSource lane =
+        new TimeSource(
+            time.wall(),
+            time.ticker(),
+            (d, stop) -> {
+              markAtEachWait.add(pipeline.get().failingSince());
+              return time.sleeper().sleep(d, stop);
+            });
     Pipeline p =
         new Pipeline(
             new PipelineSettings(
@@ -125,9 +139,10 @@ class OneRetryLayerTest {
             sink,
             store,
             metrics,
-            time.timeSource(),
+            lane,
             UnaryOperator.identity(),
             CommitListener.none());
+    pipeline.set(p);
     p.run(new StopSignal());
 
     wm.verify(7, postRequestedFor(urlEqualTo(PATH)));
@@ -144,5 +159,10 @@ class OneRetryLayerTest {
         .as("request retry 1 of the batch's next push")
         .isBetween(Duration.ofMillis(500), Duration.ofSeconds(1));
     assertThat(store.snapshot()).containsEntry("eventlogfile:Login", "c1");
+    assertThat(markAtEachWait)
+        .as("PIPE-11: the lane is marked failing from the first failed request, before any wait")
+        .hasSize(6)
+        .allSatisfy(m -> assertThat(m).contains(START));
+    assertThat(p.failingSince()).as("the delivery cleared the mark").isEmpty();
   }
 }
