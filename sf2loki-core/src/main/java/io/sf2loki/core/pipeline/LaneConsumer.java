@@ -242,16 +242,21 @@ final class LaneConsumer {
     }
   }
 
-  private void pushUntilDone(Batch batch) throws InterruptedException, LeadershipLost {
-    long bytes = governedBytes;
-    int real = batch.realCount();
-    // EGR-4: admitted once per batch, before the first attempt
+  /**
+   * EGR-4: admits the batch once, before its first attempt.
+   *
+   * @return false when the batch was settled here (budget drop, or abandoned at stop)
+   */
+  private boolean admitted(Batch batch, long bytes, int real)
+      throws InterruptedException, LeadershipLost {
     switch (governor.admit(bytes, real, stop)) {
-      case ADMITTED -> {}
+      case ADMITTED -> {
+        return true;
+      }
       case DROPPED -> {
         metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, "budget"));
         committer.submit(Committer.lastValues(batch.entries()));
-        return;
+        return false;
       }
       case ABANDONED -> {
         if (Thread.currentThread().isInterrupted()) {
@@ -261,8 +266,17 @@ final class LaneConsumer {
           throw new LeadershipLost(batch);
         }
         abandon(batch); // PIPE-14 (c), (d): a budget pause or rate wait cut short by stop
-        return;
+        return false;
       }
+    }
+    throw new IllegalStateException("unreachable");
+  }
+
+  private void pushUntilDone(Batch batch) throws InterruptedException, LeadershipLost {
+    long bytes = governedBytes;
+    int real = batch.realCount();
+    if (!admitted(batch, bytes, real)) {
+      return;
     }
     // the one retry layer of this batch (PIPE-7, SINK-9): request retries inside the push and
     // batch retries here share its backoff, sleeper and metrics; request failures mark at once
