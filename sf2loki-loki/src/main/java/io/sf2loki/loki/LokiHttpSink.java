@@ -4,6 +4,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.pipeline.RetrySchedule;
 import io.sf2loki.core.spi.PermanentSinkException;
 import io.sf2loki.core.spi.PushResult;
 import io.sf2loki.core.spi.RetryableSinkException;
@@ -37,9 +38,11 @@ import org.slf4j.LoggerFactory;
  *       {@code HttpClient} (SINK-3: HTTP/1.1, redirects never followed, connections reused,
  *       virtual-thread executor).
  *   <li>Classification from the whole body up to 64 KiB ({@link LokiBody}, {@link LokiResponses},
- *       SINK-8); in-sink retries for 429/5xx/transport errors ({@link RetryPolicy}, SINK-9); the
- *       tenant's {@code Retry-After} gate shared by both lanes ({@link TenantGate}, SINK-17), and
- *       the last {@code Retry-After} handed to the pipeline in {@link RetryableSinkException}.
+ *       SINK-8); 429/5xx/transport errors resend the same request as the caller's retry layer
+ *       decides and waits ({@link Sink.Retries}: the lane's {@link RetrySchedule}, SINK-9, the one
+ *       retry layer of Loki pushes); the tenant's {@code Retry-After} gate shared by both lanes
+ *       ({@link TenantGate}, SINK-17), and the last {@code Retry-After} handed to the pipeline in
+ *       {@link RetryableSinkException}.
  *   <li>400/413 splitting with the split-storm guard (SINK-10), except after a distributor 400 that
  *       accounts for its refusals: the stored rest is committed, never re-sent ({@link
  *       DistributorRejections}, SINK-19); structured-metadata modes and the {@code auto} fallback
@@ -66,7 +69,7 @@ public final class LokiHttpSink implements Sink {
   private static final Logger log = LoggerFactory.getLogger(LokiHttpSink.class);
 
   /** SINK-9: attempts per request for 429/5xx/transport outcomes. */
-  public static final int MAX_ATTEMPTS = 5;
+  public static final int MAX_ATTEMPTS = RetrySchedule.REQUEST_ATTEMPTS;
 
   private static final String TOO_FAR_BEHIND = "too_far_behind";
   private static final String TOO_OLD = "too_old";
@@ -84,14 +87,18 @@ public final class LokiHttpSink implements Sink {
 
   private final StreamMarks streamMarks;
 
+  /** SINK-9 request retries for deliveries opened without a retry layer (tools, tests). */
+  private final RetrySchedule standalone;
+
   /**
    * Creates the sink and its HTTP client.
    *
    * @param settings URL, identity, encoding, timeouts
    * @param metrics the application instance's metrics
-   * @param sleeper waits between in-sink retries (SINK-9); tests pass a recording fake
-   * @param random jitter source for retry waits; accessed under its own lock, so any generator
-   *     works
+   * @param sleeper waits of the tenant gate (SINK-17) and, for pushes opened without a retry layer
+   *     ({@link #open(Batch)}), between request retries (SINK-9); tests pass a recording fake
+   * @param random jitter source for those retry waits; accessed under its own lock, so any
+   *     generator works
    */
   public LokiHttpSink(
       LokiSinkSettings settings, Sf2lokiMetrics metrics, Sleeper sleeper, RandomGenerator random) {
@@ -118,8 +125,9 @@ public final class LokiHttpSink implements Sink {
    *
    * @param settings URL, identity, encoding, timeouts, late-entry mode and batch limits
    * @param metrics the application instance's metrics
-   * @param sleeper waits between in-sink retries (SINK-9)
-   * @param random jitter source for retry waits
+   * @param sleeper waits of the tenant gate (SINK-17) and of request retries of deliveries opened
+   *     without a retry layer (SINK-9)
+   * @param random jitter source for those retry waits
    * @param cpuExecutor where request bodies are encoded and compressed (PIPE-26)
    * @param clock the local clock whose now stamps restamped late entries (SINK-13); the restamp
    *     clock built on it lives as long as this sink (PIPE-20: build one sink per process)
@@ -139,14 +147,9 @@ public final class LokiHttpSink implements Sink {
             n -> metrics.lokiTrackedStreams.set(n));
     this.settings = settings;
     this.metrics = metrics;
+    this.standalone = RetrySchedule.requests(sleeper, random, metrics);
     this.transport =
-        new LokiTransport(
-            settings,
-            metrics,
-            sleeper,
-            new RetryPolicy(random),
-            cpuExecutor,
-            new TenantGate(clock, sleeper));
+        new LokiTransport(settings, metrics, cpuExecutor, new TenantGate(clock, sleeper));
     metrics.lokiStructuredMetadataEnabled.set(metadataEnabled() ? 1 : 0);
   }
 
@@ -161,11 +164,12 @@ public final class LokiHttpSink implements Sink {
   }
 
   /**
-   * Pushes the real entries of {@code batch} (SINK-8…SINK-12), with in-sink retry waits that end
-   * when {@code stop} fires (the push then fails with {@link RetryableSinkException}, PIPE-14).
+   * Pushes the real entries of {@code batch} (SINK-8…SINK-12), with request retry waits (SINK-9, on
+   * this sink's sleeper) that end when {@code stop} fires (the push then fails with {@link
+   * RetryableSinkException}, PIPE-14).
    *
    * @param batch the batch; checkpoint-only entries are ignored
-   * @param singleAttempt one attempt per request, no in-sink retries (after the term's stop)
+   * @param singleAttempt one attempt per request, no retries (after the term's stop)
    * @param stop the term's stop signal
    * @return body bytes of the accepted requests and the entries dropped per reason
    * @throws RetryableSinkException nothing (more) was stored; retry through {@link #open(Batch)} to
@@ -181,23 +185,25 @@ public final class LokiHttpSink implements Sink {
     return open(batch).push(singleAttempt, stop);
   }
 
+  /** {@link #open(Batch, Sink.Retries)} with SINK-9 request retries on this sink's sleeper. */
   @Override
   public Sink.Delivery open(Batch batch) {
-    return open(batch, Sink.AttemptFailures.NONE);
+    return open(batch, standalone);
   }
 
   /**
    * The batch's delivery: its {@link BatchMarks} live in the returned object, so a retry through it
-   * needs no state in the sink (PIPE-7); {@code failures} hears of every in-sink retry (PIPE-11).
+   * needs no state in the sink (PIPE-7); {@code retries} decides and waits every request retry
+   * (SINK-9) and hears of every failed attempt first (PIPE-11).
    */
   @Override
-  public Sink.Delivery open(Batch batch, Sink.AttemptFailures failures) {
+  public Sink.Delivery open(Batch batch, Sink.Retries retries) {
     BatchMarks marks = new BatchMarks(batch);
-    return (singleAttempt, stop) -> push(marks, singleAttempt, stop, failures);
+    return (singleAttempt, stop) -> push(marks, singleAttempt, stop, retries);
   }
 
   private PushResult push(
-      BatchMarks marks, boolean singleAttempt, StopSignal stop, Sink.AttemptFailures failures)
+      BatchMarks marks, boolean singleAttempt, StopSignal stop, Sink.Retries retries)
       throws RetryableSinkException, PermanentSinkException, InterruptedException {
     List<LogEntry> all = marks.batch.realEntries();
     List<LogEntry> entries = marks.isEmpty() ? all : marks.remaining(all);
@@ -211,7 +217,7 @@ public final class LokiHttpSink implements Sink {
         RequestPlan.requests(RequestPlan.ordered(entries), streamMarks::known);
     SinkPush p =
         new SinkPush(
-            singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop, failures);
+            singleAttempt, marks, fresh && late.isEmpty() && requests.size() == 1, stop, retries);
     for (List<LogEntry> request : requests) {
       process(request, exchange(request, p), p, 0);
     }
@@ -219,7 +225,7 @@ public final class LokiHttpSink implements Sink {
     return new PushResult(p.bytes, marks.counts);
   }
 
-  /** Stops in-sink retry waits (a waiting push fails retryably) and closes the HTTP client. */
+  /** Ends gate waits (a waiting push fails retryably) and closes the HTTP client. */
   @Override
   public void close() {
     transport.close();
@@ -457,7 +463,7 @@ public final class LokiHttpSink implements Sink {
   }
 
   /**
-   * Encodes and sends one request with the in-sink retries of SINK-9 and, under {@code auto}, the
+   * Encodes and sends one request with the request retries of SINK-9 and, under {@code auto}, the
    * one-time structured-metadata fallback of SINK-12.
    */
   private Exchange exchange(List<LogEntry> entries, SinkPush p)
@@ -486,7 +492,7 @@ public final class LokiHttpSink implements Sink {
 
   /** Delta-seconds {@code Retry-After}; HTTP-date and garbage are ignored (zero). */
   static Duration retryAfter(String header) {
-    return RetryPolicy.retryAfter(header);
+    return RetryAfter.parse(header);
   }
 
   private RetryableSinkException fail(String message, int status, String body) {

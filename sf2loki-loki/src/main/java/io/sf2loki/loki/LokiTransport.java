@@ -3,8 +3,9 @@ package io.sf2loki.loki;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.pipeline.RetrySchedule;
 import io.sf2loki.core.spi.RetryableSinkException;
-import io.sf2loki.core.time.Sleeper;
+import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiResponses.Classification;
 import io.sf2loki.loki.LokiResponses.Kind;
@@ -19,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -32,20 +34,19 @@ import org.slf4j.LoggerFactory;
 /**
  * One Loki request's exchange for {@link LokiHttpSink}: the body encoded on the CPU executor
  * (PIPE-26), the tenant's {@code Retry-After} gate (SINK-17), the HTTP call (SINK-3), SINK-8
- * classification of the whole body up to 64 KiB, and the in-sink retries of SINK-9 — the only retry
- * loop inside the sink. Owns the JDK {@link HttpClient} and its virtual-thread executor ({@link
- * #close()}), and the outage streak behind the ERROR/recovered logs. Logs under {@link
- * LokiHttpSink}'s logger. Thread-safe: both lanes may send concurrently.
+ * classification of the whole body up to 64 KiB, and the resending of the same request after a
+ * retryable answer as the caller's retry layer decides ({@link
+ * io.sf2loki.core.spi.Sink.RequestAttempts}, SINK-9: the schedule, the waits and their metrics are
+ * the lane's {@code RetrySchedule}, not the sink's). Owns the JDK {@link HttpClient} and its
+ * virtual-thread executor ({@link #close()}), and the outage streak behind the ERROR/recovered
+ * logs. Logs under {@link LokiHttpSink}'s logger. Thread-safe: both lanes may send concurrently.
  */
 final class LokiTransport implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LokiHttpSink.class);
   private static final int BODY_EXCERPT = 512;
   private static final Attributes GATE = Attributes.of(Sf2lokiMetrics.LAYER, "tenant_gate");
-  private static final Attributes IN_SINK = Attributes.of(Sf2lokiMetrics.LAYER, "in_sink");
 
   private final Sf2lokiMetrics metrics;
-  private final Sleeper sleeper;
-  private final RetryPolicy retryPolicy;
   private final Executor cpu;
   private final TenantGate gate;
   private final LokiEncoder encoder;
@@ -55,16 +56,8 @@ final class LokiTransport implements AutoCloseable {
   private final StopSignal closed = new StopSignal();
   private final AtomicLong failureStreak = new AtomicLong();
 
-  LokiTransport(
-      LokiSinkSettings settings,
-      Sf2lokiMetrics metrics,
-      Sleeper sleeper,
-      RetryPolicy retryPolicy,
-      Executor cpu,
-      TenantGate gate) {
+  LokiTransport(LokiSinkSettings settings, Sf2lokiMetrics metrics, Executor cpu, TenantGate gate) {
     this.metrics = metrics;
-    this.sleeper = sleeper;
-    this.retryPolicy = retryPolicy;
     this.cpu = cpu;
     this.gate = gate;
     this.encoder = LokiEncoder.of(settings.encoding(), settings.compression());
@@ -99,16 +92,16 @@ final class LokiTransport implements AutoCloseable {
   }
 
   /**
-   * Sends {@code req} until an answer other than 429/5xx/transport error, at most {@link
-   * LokiHttpSink#MAX_ATTEMPTS} times (once with {@code p.singleAttempt}), waiting the SINK-9
-   * backoff between attempts on the injected sleeper (stop-aware).
+   * Sends {@code req} until an answer other than 429/5xx/transport error, resending the same
+   * request while {@code p.retries} grants another attempt (SINK-9; never with {@code
+   * p.singleAttempt}) and waiting through it (stop-aware).
    *
    * @param unknownAtSend label sets without a high-water mark when sent (SINK-16)
    * @throws RetryableSinkException attempts exhausted, stop inside a wait, or the sink closed
    */
   Exchange send(EncodedRequest req, SinkPush p, Set<Map<String, String>> unknownAtSend)
       throws RetryableSinkException, InterruptedException {
-    int attempts = p.singleAttempt ? 1 : LokiHttpSink.MAX_ATTEMPTS;
+    Sink.RequestAttempts attempts = p.retries.request();
     HttpRequest request = requests.request(req);
     long served = TenantGate.NONE;
     for (int attempt = 1; ; attempt++) {
@@ -129,8 +122,8 @@ final class LokiTransport implements AutoCloseable {
         status = resp.statusCode();
         body = LokiBody.read(resp.body());
         retryAfter =
-            RetryPolicy.cap(
-                RetryPolicy.retryAfter(resp.headers().firstValue("Retry-After").orElse(null)));
+            RetrySchedule.cap(
+                RetryAfter.parse(resp.headers().firstValue("Retry-After").orElse(null)));
       } catch (IOException e) {
         transport = e;
       } finally {
@@ -153,8 +146,9 @@ final class LokiTransport implements AutoCloseable {
           transport == null
               ? "HTTP " + status
               : "transport error: " + transport.getClass().getSimpleName();
-      p.failures.attemptFailed(); // PIPE-11: the lane's failing mark starts now
-      if (attempt >= attempts) {
+      // the retry layer hears of the failure before any wait (PIPE-11) and decides (SINK-9)
+      Optional<Duration> next = p.singleAttempt ? Optional.empty() : attempts.failed(retryAfter);
+      if (next.isEmpty()) {
         throw fail(
             "loki push failed after " + attempt + " attempt(s): " + what,
             status,
@@ -162,7 +156,7 @@ final class LokiTransport implements AutoCloseable {
             transport,
             retryAfter);
       }
-      Duration wait = retryPolicy.backoff(attempt, retryAfter);
+      Duration wait = next.get();
       log.atWarn()
           .addKeyValue("attempt", attempt)
           .addKeyValue("status", status)
@@ -170,10 +164,7 @@ final class LokiTransport implements AutoCloseable {
           .addKeyValue("retry_after_s", retryAfter.toSeconds())
           .addKeyValue("error", what)
           .log("loki push failed; retrying");
-      if (retryAfter.isPositive()) {
-        metrics.lokiRetryAfterWaits.add(1, IN_SINK);
-      }
-      if (!sleeper.sleep(wait, p.stop) || closed.isStopped()) {
+      if (!attempts.await(wait, p.stop) || closed.isStopped()) {
         throw fail("loki push retry aborted by stop", status, body.text(), transport, retryAfter);
       }
     }

@@ -17,7 +17,7 @@ final class SinkPush {
   final BatchMarks marks;
   final boolean wholeBatch;
   final StopSignal stop;
-  final Sink.AttemptFailures failures; // PIPE-11: told before each in-sink retry wait
+  final Sink.Retries retries; // the caller's retry layer (PIPE-7, SINK-9)
   long bytes;
 
   /** True while the batch's restamped entries are pushed (SINK-13). */
@@ -28,9 +28,9 @@ final class SinkPush {
       BatchMarks marks,
       boolean wholeBatch,
       StopSignal stop,
-      Sink.AttemptFailures failures) {
+      Sink.Retries retries) {
     this.stop = stop;
-    this.failures = failures;
+    this.retries = retries;
     this.singleAttempt = singleAttempt;
     this.marks = marks;
     this.wholeBatch = wholeBatch;

@@ -644,24 +644,28 @@ class LokiHttpSinkTest {
 
   @Test
   @DisplayName(
-      "PIPE-11: every retryable request failure is reported before the in-sink retry wait, so the"
-          + " lane's failing mark starts at the first failed attempt")
+      "PIPE-11: every retryable request failure is reported to the caller's retry layer before"
+          + " its wait, so the lane's failing mark starts at the first failed attempt")
   void pipe11_failuresReportedBeforeInSinkWaits() throws Exception {
     stub(500, "boom");
     java.util.concurrent.atomic.AtomicInteger failures =
         new java.util.concurrent.atomic.AtomicInteger();
     List<Integer> failuresAtEachWait = new java.util.concurrent.CopyOnWriteArrayList<>();
-    sink =
-        new LokiHttpSink(
-            settings(),
-            metrics,
-            (d, stop) -> {
-              failuresAtEachWait.add(failures.get());
-              return true;
-            },
-            new Random(7));
+    sink = new LokiHttpSink(settings(), metrics, time.sleeper(), new Random(7));
     Batch b = batch("a");
-    var delivery = sink.open(b, failures::incrementAndGet);
+    var delivery =
+        sink.open(
+            b,
+            new io.sf2loki.core.pipeline.RetrySchedule(
+                (d, stop) -> {
+                  failuresAtEachWait.add(failures.get());
+                  return true;
+                },
+                new Random(7),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30),
+                metrics,
+                failures::incrementAndGet));
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> delivery.push(false, new io.sf2loki.core.time.StopSignal()))
         .isInstanceOf(io.sf2loki.core.spi.RetryableSinkException.class);

@@ -1,6 +1,8 @@
 package io.sf2loki.app.backfill;
 
 import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.s3.S3StoreSettings;
 import java.nio.file.Path;
 
 /**
@@ -19,20 +21,9 @@ final class BackfillStore {
     Path p = c.file().path();
     StateConfig.File file =
         new StateConfig.File(p.resolveSibling(name(p.getFileName().toString())));
-    StateConfig.S3 s3 = c.s3();
-    if (s3 != null) {
-      s3 = new StateConfig.S3(s3.bucket(), name(s3.key()), s3.region(), s3.endpointUrl());
-    }
-    StateConfig.Gcs gcs = c.gcs();
-    if (gcs != null) {
-      gcs =
-          new StateConfig.Gcs(
-              gcs.bucket(),
-              name(gcs.objectName()),
-              gcs.serviceFile(),
-              gcs.endpointUrl(),
-              gcs.anonymous());
-    }
+    S3StoreSettings s3 = c.s3() == null ? null : c.s3().withKey(name(c.s3().key()));
+    GcsStoreSettings gcs =
+        c.gcs() == null ? null : c.gcs().withObjectName(name(c.gcs().objectName()));
     return new StateConfig(c.store(), file, s3, gcs, c.minWriteInterval());
   }
 

@@ -4,6 +4,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.LogEntry;
+import io.sf2loki.core.pipeline.RetrySchedule;
 import io.sf2loki.core.spi.PermanentSinkException;
 import io.sf2loki.core.spi.PushResult;
 import io.sf2loki.core.spi.RetryableSinkException;
@@ -14,12 +15,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes backfill chunks through the normal sink (SPEC BF-9): a retryable failure waits 1 s
- * doubling to 30 s (at least the sink's {@code Retry-After}) and retries the same batch; 10
+ * Pushes backfill chunks through the normal sink (SPEC BF-9) with the one retry layer of Loki
+ * pushes ({@link RetrySchedule}: SINK-9 request retries inside the push): a retryable failure waits
+ * 1 s doubling to 30 s (at least the sink's {@code Retry-After}) and retries the same batch; 10
  * consecutive retryable failures abort the run; a permanent failure counts {@code
  * sf2loki_loki_entries_dropped{reason}} and continues. With a byte cap (CLI-20) each push waits
  * until the bytes pushed so far fit the rate, measured on the injected ticker. Used by one thread.
@@ -42,6 +46,7 @@ final class ChunkPusher {
   private final long startedNanos;
   private long pacedBytes;
   private int consecutiveFailures;
+  private final RandomGenerator random = new SplittableRandom();
 
   /** The run gave up on Loki (BF-9): exit 1. */
   static final class PushAbandonedException extends Exception {
@@ -82,8 +87,10 @@ final class ChunkPusher {
     }
     pace(lineBytes);
     Batch batch = new Batch(entries);
-    Sink.Delivery delivery = sink.open(batch);
-    Duration wait = FIRST_WAIT;
+    // the one retry layer of Loki pushes: SINK-9 request retries and the BF-9 chunk waits
+    RetrySchedule retries =
+        new RetrySchedule(time.sleeper(), random, FIRST_WAIT, MAX_WAIT, metrics, () -> {});
+    Sink.Delivery delivery = sink.open(batch, retries);
     while (true) {
       if (stop.isStopped()) {
         throw new StoppedException();
@@ -119,17 +126,15 @@ final class ChunkPusher {
               consecutiveFailures + " consecutive retryable push failures; last: " + e.getMessage(),
               e);
         }
-        Duration w =
-            e.retryAfter() != null && e.retryAfter().compareTo(wait) > 0 ? e.retryAfter() : wait;
+        Duration w = retries.nextBatchWait(e.retryAfter());
         log.atWarn()
             .addKeyValue("status", e.status())
             .addKeyValue("consecutive_failures", consecutiveFailures)
             .addKeyValue("retry_in_ms", w.toMillis())
             .log("backfill push failed; retrying: " + e.getMessage());
-        if (!time.sleeper().sleep(w, stop)) {
+        if (!retries.awaitBatch(w, stop)) {
           throw new StoppedException();
         }
-        wait = wait.multipliedBy(2).compareTo(MAX_WAIT) > 0 ? MAX_WAIT : wait.multipliedBy(2);
       }
     }
   }

@@ -1,11 +1,16 @@
 package io.sf2loki.app.config;
 
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.lease.LeaseSettings;
+import io.sf2loki.state.s3.S3StoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * {@code coordinate} (SPEC §1.3, HA, CFG-21, CFG-29, CFG-30).
+ * {@code coordinate} (SPEC §1.3, HA, CFG-21, CFG-29, CFG-30): groups the lease records, which own
+ * their keys ({@link LeaseSettings} as configured: the holder id may be empty and the lock wait is
+ * set when the coordinator is built, {@link LeaseSettings#resolve}).
  *
  * @param type default NOOP
  * @param fileLease file-lease settings
@@ -20,72 +25,52 @@ public record CoordinateConfig(
    * {@code coordinate.file_lease}.
    *
    * @param path default {@code /var/lib/sf2loki/leader.lease}
-   * @param ttl default 30 s; {@code 2 × renewInterval < ttl}
-   * @param renewInterval default 10 s
-   * @param holderId {@code ""} = {@code <hostname>-<pid>}
+   * @param lease ttl (default 30 s), renew interval (default 10 s), holder id ({@code ""} = {@code
+   *     <hostname>-<pid>})
    */
-  public record FileLease(Path path, Duration ttl, Duration renewInterval, String holderId) {}
+  public record FileLease(Path path, LeaseSettings lease) {
+    /** {@code ttl}. */
+    public Duration ttl() {
+      return lease.ttl();
+    }
+  }
 
   /**
    * {@code coordinate.k8s_lease}.
    *
    * @param namespace default {@code default}
    * @param name default {@code sf2loki-leader}
-   * @param identity {@code ""} = {@code $HOSTNAME}, else {@code <hostname>-<pid>}
-   * @param leaseDuration default 30 s; {@code 2 × renewInterval < leaseDuration}
-   * @param renewInterval default 10 s
    * @param kubeconfig absent = in-cluster configuration
+   * @param lease {@code lease_duration} as ttl (default 30 s), renew interval (default 10 s),
+   *     {@code identity} as holder id ({@code ""} = {@code $HOSTNAME}, else {@code
+   *     <hostname>-<pid>})
    */
   public record K8sLease(
-      String namespace,
-      String name,
-      String identity,
-      Duration leaseDuration,
-      Duration renewInterval,
-      Optional<Path> kubeconfig) {}
+      String namespace, String name, Optional<Path> kubeconfig, LeaseSettings lease) {
+    /** {@code renew_interval}. */
+    public Duration renewInterval() {
+      return lease.renewInterval();
+    }
+  }
 
   /**
    * {@code coordinate.s3_lease} (CFG-29): the HA-9 document in one S3 object, addressed path-style
-   * when {@code endpointUrl} is set (as {@code state.s3}).
+   * when an endpoint is set (as {@code state.s3}).
    *
-   * @param bucket required when {@code type=s3_lease}
-   * @param key default {@code sf2loki/leader.lease}
-   * @param region absent = the default AWS region provider chain
-   * @param endpointUrl an S3-compatible endpoint (MinIO, R2, Ceph)
-   * @param ttl default 30 s; {@code 2 × renewInterval < ttl}
-   * @param renewInterval default 10 s
-   * @param holderId {@code ""} = {@code <hostname>-<pid>}
+   * @param object bucket (non-empty when {@code type=s3_lease}), key (default {@code
+   *     sf2loki/leader.lease}), region, endpoint
+   * @param lease ttl, renew interval, holder id
    */
-  public record S3Lease(
-      String bucket,
-      String key,
-      Optional<String> region,
-      Optional<String> endpointUrl,
-      Duration ttl,
-      Duration renewInterval,
-      String holderId) {}
+  public record S3Lease(S3StoreSettings object, LeaseSettings lease) {}
 
   /**
    * {@code coordinate.gcs_lease} (CFG-30): the HA-9 document in one GCS object.
    *
-   * @param bucket required when {@code type=gcs_lease}
-   * @param objectName default {@code sf2loki/leader.lease}
-   * @param serviceFile absent = Application Default Credentials
-   * @param endpointUrl absent = {@code https://storage.googleapis.com}
-   * @param anonymous send no credentials (emulators only)
-   * @param ttl default 30 s; {@code 2 × renewInterval < ttl}
-   * @param renewInterval default 10 s
-   * @param holderId {@code ""} = {@code <hostname>-<pid>}
+   * @param object bucket (non-empty when {@code type=gcs_lease}), object name (default {@code
+   *     sf2loki/leader.lease}), service file, endpoint, anonymous
+   * @param lease ttl, renew interval, holder id
    */
-  public record GcsLease(
-      String bucket,
-      String objectName,
-      Optional<Path> serviceFile,
-      Optional<String> endpointUrl,
-      boolean anonymous,
-      Duration ttl,
-      Duration renewInterval,
-      String holderId) {}
+  public record GcsLease(GcsStoreSettings object, LeaseSettings lease) {}
 
   /** {@code coordinate.type}. */
   public enum Type implements YamlEnum {

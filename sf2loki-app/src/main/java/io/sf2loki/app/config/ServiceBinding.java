@@ -18,26 +18,20 @@ final class ServiceBinding {
     CoordinateConfig.Type type = s.enumValue(StateKeys.TYPE, CoordinateConfig.Type.values(), false);
     Section f = s.section("file_lease", ConfigBinder.FILE_LEASE_KEYS);
     FileLease fl =
-        new FileLease(
-            Path.of(f.string(StateKeys.FL_PATH)),
-            f.duration(StateKeys.TTL),
-            f.duration(StateKeys.RENEW_INTERVAL),
-            f.string(StateKeys.HOLDER_ID));
-    if (fl.renewInterval().multipliedBy(2).compareTo(fl.ttl()) >= 0) {
-      f.problem("renew_interval", "2 × renew_interval must be less than ttl");
-    }
+        new FileLease(Path.of(f.string(StateKeys.FL_PATH)), ObjectLeaseBinding.lease(f, "ttl"));
     Section k = s.section("k8s_lease", ConfigBinder.K8S_LEASE_KEYS);
+    String namespace = k.string(StateKeys.K8S_NAMESPACE);
+    String name = k.string(StateKeys.K8S_NAME);
+    String identity = k.string(StateKeys.K8S_IDENTITY);
+    java.time.Duration leaseDuration = k.duration(StateKeys.K8S_LEASE_DURATION);
+    java.time.Duration renew = k.duration(StateKeys.RENEW_INTERVAL);
+    Optional<Path> kubeconfig = k.optString("kubeconfig").filter(v -> !v.isEmpty()).map(Path::of);
     K8sLease kl =
         new K8sLease(
-            k.string(StateKeys.K8S_NAMESPACE),
-            k.string(StateKeys.K8S_NAME),
-            k.string(StateKeys.K8S_IDENTITY),
-            k.duration(StateKeys.K8S_LEASE_DURATION),
-            k.duration(StateKeys.RENEW_INTERVAL),
-            k.optString("kubeconfig").filter(v -> !v.isEmpty()).map(Path::of));
-    if (kl.renewInterval().multipliedBy(2).compareTo(kl.leaseDuration()) >= 0) {
-      k.problem("renew_interval", "2 × renew_interval must be less than lease_duration");
-    }
+            namespace,
+            name,
+            kubeconfig,
+            ObjectLeaseBinding.configured(k, identity, leaseDuration, renew, "lease_duration"));
     return new CoordinateConfig(
         type, fl, kl, ObjectLeaseBinding.s3(s, type), ObjectLeaseBinding.gcs(s, type));
   }

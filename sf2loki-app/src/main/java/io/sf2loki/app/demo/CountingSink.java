@@ -26,13 +26,16 @@ final class CountingSink implements Sink {
 
   @Override
   public Delivery open(Batch batch) {
-    return open(batch, AttemptFailures.NONE);
+    return count(batch, delegate.open(batch));
   }
 
   /** The delegate's delivery (which holds the batch's marks across retries), counted. */
   @Override
-  public Delivery open(Batch batch, AttemptFailures failures) {
-    Delivery d = delegate.open(batch, failures);
+  public Delivery open(Batch batch, Retries retries) {
+    return count(batch, delegate.open(batch, retries));
+  }
+
+  private Delivery count(Batch batch, Delivery d) {
     return (singleAttempt, stop) -> {
       try {
         PushResult r = d.push(singleAttempt, stop);

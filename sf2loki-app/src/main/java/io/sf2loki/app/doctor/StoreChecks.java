@@ -158,11 +158,7 @@ final class StoreChecks {
           new StateConfig(
               c.store(),
               c.file(),
-              new StateConfig.S3(
-                  c.s3().bucket(),
-                  c.s3().key() + STATE_PROBE,
-                  c.s3().region(),
-                  c.s3().endpointUrl()),
+              c.s3().withKey(c.s3().key() + STATE_PROBE),
               c.gcs(),
               c.minWriteInterval());
       case GCS ->
@@ -170,12 +166,7 @@ final class StoreChecks {
               c.store(),
               c.file(),
               c.s3(),
-              new StateConfig.Gcs(
-                  c.gcs().bucket(),
-                  c.gcs().objectName() + STATE_PROBE,
-                  c.gcs().serviceFile(),
-                  c.gcs().endpointUrl(),
-                  c.gcs().anonymous()),
+              c.gcs().withObjectName(c.gcs().objectName() + STATE_PROBE),
               c.minWriteInterval());
       case FILE -> c;
     };

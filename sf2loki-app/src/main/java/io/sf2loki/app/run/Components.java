@@ -119,9 +119,9 @@ public final class Components {
    */
   public static ObjectBackend objectBackend(StateConfig c) {
     return switch (c.store()) {
-      case S3 -> new S3Backend(StateStores.s3(c.s3()));
+      case S3 -> new S3Backend(c.s3());
       case GCS -> {
-        GcsStoreSettings g = StateStores.gcs(c.gcs());
+        GcsStoreSettings g = c.gcs();
         yield new GcsBackend(g, GcsAuth.of(g));
       }
       case FILE -> throw new IllegalArgumentException("state.store=file has no object");

@@ -4,7 +4,6 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.CoordinateConfig;
-import io.sf2loki.app.config.StateConfig;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Coordinator;
@@ -23,7 +22,6 @@ import io.sf2loki.state.lease.LeaseStorage;
 import io.sf2loki.state.lease.LeaseStoreBinding;
 import io.sf2loki.state.lease.ObjectLeaseStorage;
 import io.sf2loki.state.s3.S3Backend;
-import io.sf2loki.state.s3.S3StoreSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
@@ -74,7 +72,7 @@ public final class Coordinators {
         yield lease(
             "file_lease",
             new FileLeaseStorage(f.path()),
-            new LeaseSettings(holder(f.holderId()), f.ttl(), f.renewInterval(), lockWait),
+            f.lease().resolve(lockWait, LeaseSettings::defaultHolderId),
             store,
             time,
             metrics);
@@ -83,19 +81,19 @@ public final class Coordinators {
         CoordinateConfig.S3Lease s = c.s3Lease();
         yield lease(
             "s3_lease",
-            new ObjectLeaseStorage(new S3Backend(s3(s))),
-            new LeaseSettings(holder(s.holderId()), s.ttl(), s.renewInterval(), lockWait),
+            new ObjectLeaseStorage(new S3Backend(s.object())),
+            s.lease().resolve(lockWait, LeaseSettings::defaultHolderId),
             store,
             time,
             metrics);
       }
       case GCS_LEASE -> {
         CoordinateConfig.GcsLease g = c.gcsLease();
-        GcsStoreSettings settings = gcs(g);
+        GcsStoreSettings settings = g.object();
         yield lease(
             "gcs_lease",
             new ObjectLeaseStorage(new GcsBackend(settings, GcsAuth.of(settings))),
-            new LeaseSettings(holder(g.holderId()), g.ttl(), g.renewInterval(), lockWait),
+            g.lease().resolve(lockWait, LeaseSettings::defaultHolderId),
             store,
             time,
             metrics);
@@ -115,8 +113,7 @@ public final class Coordinators {
       CheckpointStore store,
       TimeSource time,
       Sf2lokiMetrics metrics) {
-    LeaseSettings settings =
-        new LeaseSettings(identity(k.identity()), k.leaseDuration(), k.renewInterval(), lockWait);
+    LeaseSettings settings = k.lease().resolve(lockWait, Coordinators::podName);
     K8sLeaseClient client;
     try {
       client = K8sLeaseClient.connect(k.namespace(), k.name(), k.kubeconfig(), k.renewInterval());
@@ -137,28 +134,10 @@ public final class Coordinators {
     return new Built(c, LeaseCoordinator::demotable, c);
   }
 
-  /** {@code coordinate.k8s_lease.identity}: {@code ""} = {@code $HOSTNAME} (the pod name). */
-  private static String identity(String configured) {
-    if (!configured.isBlank()) {
-      return configured;
-    }
+  /** {@code coordinate.k8s_lease.identity} {@code ""} = {@code $HOSTNAME} (the pod name). */
+  private static String podName() {
     String host = System.getenv("HOSTNAME");
     return host == null || host.isBlank() ? LeaseSettings.defaultHolderId() : host;
-  }
-
-  /** {@code coordinate.s3_lease} → the S3 object's settings (CFG-29). */
-  public static S3StoreSettings s3(CoordinateConfig.S3Lease s) {
-    return StateStores.s3(
-        new StateConfig.S3(s.bucket(), s.key(), s.region(), s.endpointUrl()),
-        "coordinate.s3_lease.endpoint_url");
-  }
-
-  /** {@code coordinate.gcs_lease} → the GCS object's settings (CFG-30). */
-  public static GcsStoreSettings gcs(CoordinateConfig.GcsLease g) {
-    return StateStores.gcs(
-        new StateConfig.Gcs(
-            g.bucket(), g.objectName(), g.serviceFile(), g.endpointUrl(), g.anonymous()),
-        "coordinate.gcs_lease.endpoint_url");
   }
 
   private static Built lease(
@@ -186,9 +165,5 @@ public final class Coordinators {
         m.leaseSurrenders.add(1, Attributes.of(Sf2lokiMetrics.REASON, reason));
       }
     };
-  }
-
-  private static String holder(String configured) {
-    return configured.isBlank() ? LeaseSettings.defaultHolderId() : configured;
   }
 }

@@ -12,71 +12,29 @@ import io.sf2loki.state.gcs.GcsStoreSettings;
 import io.sf2loki.state.object.ObjectCheckpointStore;
 import io.sf2loki.state.object.StoreRetry;
 import io.sf2loki.state.s3.S3Backend;
-import io.sf2loki.state.s3.S3StoreSettings;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.Locale;
-import java.util.Optional;
 
 /** Builds the configured checkpoint store (SPEC §1.3 {@code state}, STATE-3…STATE-14). */
 final class StateStores {
   private StateStores() {}
 
   /**
-   * Validates what can be validated without I/O (CLI-4).
+   * Validates what can be validated without I/O (CLI-4): the binder checked the selected store's
+   * keys (bucket, endpoint) at load; a configuration built otherwise is checked here.
    *
    * @throws ConfigException naming the key
    */
   static void check(StateConfig c) {
     switch (c.store()) {
       case FILE -> {}
-      case S3 -> s3(c.s3());
-      case GCS -> gcs(c.gcs());
+      case S3 -> requireBucket("state.s3.bucket", c.s3().bucket());
+      case GCS -> requireBucket("state.gcs.bucket", c.gcs().bucket());
     }
   }
 
-  /** {@code state.s3} → the S3 store's settings. */
-  static S3StoreSettings s3(StateConfig.S3 c) {
-    return s3(c, "state.s3.endpoint_url");
-  }
-
-  /** The same for another object ({@code coordinate.s3_lease}); {@code key} names it in errors. */
-  static S3StoreSettings s3(StateConfig.S3 c, String key) {
-    return new S3StoreSettings(
-        c.bucket(),
-        c.key(),
-        c.region(),
-        c.endpointUrl().map(u -> endpoint(key, u)),
-        S3StoreSettings.DEFAULT_ATTEMPT_TIMEOUT);
-  }
-
-  /** {@code state.gcs} → the GCS store's settings. */
-  static GcsStoreSettings gcs(StateConfig.Gcs c) {
-    return gcs(c, "state.gcs.endpoint_url");
-  }
-
-  /** The same for another object ({@code coordinate.gcs_lease}); {@code key} names it in errors. */
-  static GcsStoreSettings gcs(StateConfig.Gcs c, String key) {
-    return new GcsStoreSettings(
-        c.bucket(),
-        c.objectName(),
-        c.serviceFile(),
-        endpoint(key, c.endpointUrl().orElse(GcsStoreSettings.DEFAULT_ENDPOINT)),
-        c.anonymous(),
-        GcsStoreSettings.DEFAULT_REQUEST_TIMEOUT);
-  }
-
-  private static URI endpoint(String key, String value) {
-    try {
-      URI u = new URI(value);
-      String scheme = Optional.ofNullable(u.getScheme()).orElse("").toLowerCase(Locale.ROOT);
-      if ((scheme.equals("http") || scheme.equals("https")) && u.getHost() != null) {
-        return u;
-      }
-    } catch (URISyntaxException e) {
-      // reported below
+  private static void requireBucket(String key, String bucket) {
+    if (bucket.isBlank()) {
+      throw new ConfigException(key + ": required when state.store is " + key.split("\\.")[1]);
     }
-    throw new ConfigException(key + ": '" + value + "' is not an http(s) URL");
   }
 
   /**
@@ -102,9 +60,9 @@ final class StateStores {
                   ? FileCheckpointStore.LockMode.TERM
                   : FileCheckpointStore.LockMode.PROCESS);
       case S3 ->
-          new ObjectCheckpointStore(new S3Backend(s3(c.s3())), StoreRetry.standard(sleeper, stop));
+          new ObjectCheckpointStore(new S3Backend(c.s3()), StoreRetry.standard(sleeper, stop));
       case GCS -> {
-        GcsStoreSettings g = gcs(c.gcs());
+        GcsStoreSettings g = c.gcs();
         yield new ObjectCheckpointStore(
             new GcsBackend(g, GcsAuth.of(g)), StoreRetry.standard(sleeper, stop));
       }
@@ -115,8 +73,8 @@ final class StateStores {
   static String describe(StateConfig c) {
     return switch (c.store()) {
       case FILE -> c.file().path().toString();
-      case S3 -> "s3://" + c.s3().bucket() + "/" + c.s3().key();
-      case GCS -> "gs://" + c.gcs().bucket() + "/" + c.gcs().objectName();
+      case S3 -> c.s3().describe();
+      case GCS -> c.gcs().describe();
     };
   }
 }

@@ -1,7 +1,6 @@
 package io.sf2loki.app.statecmd;
 
 import io.sf2loki.app.config.CoordinateConfig;
-import io.sf2loki.app.run.Coordinators;
 import io.sf2loki.state.gcs.GcsAuth;
 import io.sf2loki.state.gcs.GcsBackend;
 import io.sf2loki.state.gcs.GcsStoreSettings;
@@ -56,10 +55,9 @@ public interface LeaseInspector {
       case FILE_LEASE -> Optional.of(new FileLeaseInspector(c.fileLease().path()));
       case S3_LEASE ->
           Optional.of(
-              new FileLeaseInspector(
-                  new ObjectLeaseStorage(new S3Backend(Coordinators.s3(c.s3Lease())))));
+              new FileLeaseInspector(new ObjectLeaseStorage(new S3Backend(c.s3Lease().object()))));
       case GCS_LEASE -> {
-        GcsStoreSettings g = Coordinators.gcs(c.gcsLease());
+        GcsStoreSettings g = c.gcsLease().object();
         yield Optional.of(
             new FileLeaseInspector(new ObjectLeaseStorage(new GcsBackend(g, GcsAuth.of(g)))));
       }

@@ -3,6 +3,9 @@ package io.sf2loki.app.backfill;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.s3.S3StoreSettings;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -41,8 +44,19 @@ class BackfillCursorTest {
         new StateConfig(
             StateConfig.Store.S3,
             new StateConfig.File(Path.of("/var/lib/sf2loki/state.json")),
-            new StateConfig.S3("b", "sf2loki/state.json", Optional.empty(), Optional.empty()),
-            new StateConfig.Gcs("b", "x/state", Optional.empty(), Optional.empty(), false),
+            new S3StoreSettings(
+                "b",
+                "sf2loki/state.json",
+                Optional.empty(),
+                Optional.empty(),
+                Duration.ofSeconds(30)),
+            new GcsStoreSettings(
+                "b",
+                "x/state",
+                Optional.empty(),
+                URI.create(GcsStoreSettings.DEFAULT_ENDPOINT),
+                false,
+                Duration.ofSeconds(30)),
             Duration.ZERO);
     StateConfig d = BackfillStore.backfillDocument(c);
     assertThat(d.file().path()).isEqualTo(Path.of("/var/lib/sf2loki/state-backfill.json"));

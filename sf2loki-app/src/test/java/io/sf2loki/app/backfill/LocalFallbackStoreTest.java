@@ -6,6 +6,7 @@ import io.sf2loki.app.config.StateConfig;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.testing.InMemoryCheckpointStore;
 import io.sf2loki.state.file.FileCheckpointStore;
+import io.sf2loki.state.s3.S3StoreSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,12 @@ class LocalFallbackStoreTest {
         new StateConfig(
             StateConfig.Store.S3,
             new StateConfig.File(dir.resolve("state.json")),
-            new StateConfig.S3("b", "sf2loki/state.json", Optional.empty(), Optional.empty()),
+            new S3StoreSettings(
+                "b",
+                "sf2loki/state.json",
+                Optional.empty(),
+                Optional.empty(),
+                Duration.ofSeconds(30)),
             null,
             Duration.ZERO);
     // the fallback is the file a file-store backfill would use: the sibling of state.file.path

@@ -405,10 +405,12 @@ class ConfigValidationTest {
             MINIMAL
                 + "state: {store: gcs, gcs: {bucket: b, endpoint_url: 'http://127.0.0.1:4443',"
                 + " anonymous: true}}\n");
-    assertThat(cfg.state().gcs().endpointUrl()).contains("http://127.0.0.1:4443");
+    assertThat(cfg.state().gcs().endpoint())
+        .isEqualTo(java.net.URI.create("http://127.0.0.1:4443"));
     assertThat(cfg.state().gcs().anonymous()).isTrue();
     Sf2lokiConfig dflt = load(dir, MINIMAL + "state: {store: gcs, gcs: {bucket: b}}\n");
-    assertThat(dflt.state().gcs().endpointUrl()).isEmpty();
+    assertThat(dflt.state().gcs().endpoint())
+        .isEqualTo(java.net.URI.create("https://storage.googleapis.com"));
     assertThat(dflt.state().gcs().anonymous()).isFalse();
   }
 

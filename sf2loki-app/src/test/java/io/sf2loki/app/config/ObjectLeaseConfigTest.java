@@ -5,6 +5,10 @@ import static io.sf2loki.app.config.ConfigTestSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.state.gcs.GcsStoreSettings;
+import io.sf2loki.state.lease.LeaseSettings;
+import io.sf2loki.state.s3.S3StoreSettings;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -31,13 +35,13 @@ class ObjectLeaseConfigTest {
     assertThat(s)
         .isEqualTo(
             new CoordinateConfig.S3Lease(
-                "b",
-                "sf2loki/leader.lease",
-                Optional.empty(),
-                Optional.of("http://127.0.0.1:9000"),
-                Duration.ofSeconds(6),
-                Duration.ofSeconds(2),
-                "vm-1"));
+                new S3StoreSettings(
+                    "b",
+                    "sf2loki/leader.lease",
+                    Optional.empty(),
+                    Optional.of(URI.create("http://127.0.0.1:9000")),
+                    Duration.ofSeconds(30)),
+                LeaseSettings.configured("vm-1", Duration.ofSeconds(6), Duration.ofSeconds(2))));
   }
 
   @Test
@@ -54,14 +58,14 @@ class ObjectLeaseConfigTest {
     assertThat(g)
         .isEqualTo(
             new CoordinateConfig.GcsLease(
-                "g",
-                "sf2loki/leader.lease",
-                Optional.empty(),
-                Optional.of("http://127.0.0.1:4443"),
-                true,
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(10),
-                ""));
+                new GcsStoreSettings(
+                    "g",
+                    "sf2loki/leader.lease",
+                    Optional.empty(),
+                    URI.create("http://127.0.0.1:4443"),
+                    true,
+                    Duration.ofSeconds(30)),
+                LeaseSettings.configured("", Duration.ofSeconds(30), Duration.ofSeconds(10))));
   }
 
   @Test

@@ -19,17 +19,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A lane's single consumer (SPEC PIPE-5…PIPE-8, PIPE-14…PIPE-17): batches entries by count, bytes
  * and age, pushes real entries, and commits the batch's tokens only after the push succeeded or
- * after a deliberate, counted drop. A retryable failure is retried with 1 s doubling to 30 s,
- * raised to the failure's {@code Retry-After} (PIPE-27, capped at 60 s; stop-aware) while the term
- * runs; after stop a failing push abandons its batch and fences its keys.
+ * after a deliberate, counted drop. It owns the one retry layer of its pushes, a {@link
+ * RetrySchedule} per batch: requests failing inside the push are retried per SINK-9 through the
+ * batch's {@link Sink.Delivery}, and a push that failed retryably is retried with 1 s doubling to
+ * 30 s, raised to the failure's {@code Retry-After} (PIPE-27, capped at 60 s; stop-aware) while the
+ * term runs; after stop a failing push abandons its batch and fences its keys.
  *
  * <p>Thread ownership: {@link #run()} runs on one thread owned by {@link Pipeline}; {@link
  * #failingSince()} and {@link #pendingRealEntries()} may be read from any thread.
@@ -53,10 +57,9 @@ final class LaneConsumer {
       governedBytes; // UTF-8 line bytes of the batch's real entries before truncation (EGR-1)
   private final Attributes successAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "success");
   private final Attributes retriedAttrs = Attributes.of(Sf2lokiMetrics.OUTCOME, "retried");
-  private static final long RETRY_AFTER_CAP_SECONDS = 60;
-  private static final Duration RETRY_AFTER_CAP = Duration.ofSeconds(RETRY_AFTER_CAP_SECONDS);
-  private static final Attributes RETRY_AFTER_ATTRS =
-      Attributes.of(Sf2lokiMetrics.LAYER, "batch_retry");
+
+  /** Jitter of the SINK-9 request retry waits (the schedule uses it under its own lock). */
+  private final RandomGenerator random = new SplittableRandom();
 
   private volatile Instant failingSince;
 
@@ -239,16 +242,21 @@ final class LaneConsumer {
     }
   }
 
-  private void pushUntilDone(Batch batch) throws InterruptedException, LeadershipLost {
-    long bytes = governedBytes;
-    int real = batch.realCount();
-    // EGR-4: admitted once per batch, before the first attempt
+  /**
+   * EGR-4: admits the batch once, before its first attempt.
+   *
+   * @return false when the batch was settled here (budget drop, or abandoned at stop)
+   */
+  private boolean admitted(Batch batch, long bytes, int real)
+      throws InterruptedException, LeadershipLost {
     switch (governor.admit(bytes, real, stop)) {
-      case ADMITTED -> {}
+      case ADMITTED -> {
+        return true;
+      }
       case DROPPED -> {
         metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, "budget"));
         committer.submit(Committer.lastValues(batch.entries()));
-        return;
+        return false;
       }
       case ABANDONED -> {
         if (Thread.currentThread().isInterrupted()) {
@@ -258,12 +266,30 @@ final class LaneConsumer {
           throw new LeadershipLost(batch);
         }
         abandon(batch); // PIPE-14 (c), (d): a budget pause or rate wait cut short by stop
-        return;
+        return false;
       }
     }
-    Duration backoff = settings.retryInitial();
-    // the batch's push state, kept across its retries; in-sink failures mark at once (PIPE-11)
-    Sink.Delivery delivery = sink.open(batch, this::markFailing);
+    throw new IllegalStateException("unreachable");
+  }
+
+  private void pushUntilDone(Batch batch) throws InterruptedException, LeadershipLost {
+    long bytes = governedBytes;
+    int real = batch.realCount();
+    if (!admitted(batch, bytes, real)) {
+      return;
+    }
+    // the one retry layer of this batch (PIPE-7, SINK-9): request retries inside the push and
+    // batch retries here share its backoff, sleeper and metrics; request failures mark at once
+    RetrySchedule retries =
+        new RetrySchedule(
+            time.sleeper(),
+            random,
+            settings.retryInitial(),
+            settings.retryMax(),
+            metrics,
+            this::markFailing);
+    // the batch's push state, kept across its retries
+    Sink.Delivery delivery = sink.open(batch, retries);
     while (true) {
       if (leadership.lost()) {
         throw new LeadershipLost(batch);
@@ -306,26 +332,19 @@ final class LaneConsumer {
           abandon(batch);
           return;
         }
-        Duration wait = retryWait(backoff, ex.retryAfter());
+        Duration wait = retries.nextBatchWait(ex.retryAfter());
         log.atWarn()
             .addKeyValue("lane", lane.label())
             .addKeyValue("status", ex.status())
             .addKeyValue("error", ex.getMessage())
             .addKeyValue("retry_in", wait.toString())
             .log("loki push failed; retrying batch");
-        if (wait.compareTo(backoff) > 0) {
-          metrics.lokiRetryAfterWaits.add(1, RETRY_AFTER_ATTRS);
-        }
-        if (!time.sleeper().sleep(wait, stop)) {
+        if (!retries.awaitBatch(wait, stop)) {
           if (leadership.lost()) {
             throw new LeadershipLost(batch);
           }
           abandon(batch);
           return;
-        }
-        backoff = backoff.multipliedBy(2);
-        if (backoff.compareTo(settings.retryMax()) > 0) {
-          backoff = settings.retryMax();
         }
       }
     }
@@ -337,15 +356,6 @@ final class LaneConsumer {
       failingSinceNanos = time.ticker().nanoTime();
       failingSince = time.now();
     }
-  }
-
-  /**
-   * PIPE-27: the wait before the next attempt of a failing batch: the PIPE-7 backoff, raised to the
-   * last response's {@code Retry-After}, which is capped at {@value #RETRY_AFTER_CAP_SECONDS} s.
-   */
-  static Duration retryWait(Duration backoff, Duration retryAfter) {
-    Duration ra = retryAfter.compareTo(RETRY_AFTER_CAP) > 0 ? RETRY_AFTER_CAP : retryAfter;
-    return ra.compareTo(backoff) > 0 ? ra : backoff;
   }
 
   private void abandon(Batch batch) {

@@ -2,6 +2,8 @@ package io.sf2loki.core.spi;
 
 import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.time.StopSignal;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Turns a batch into Loki push requests (SPEC SINK-1…SINK-19). Thread-safe: both lanes may push
@@ -14,9 +16,9 @@ public interface Sink extends AutoCloseable {
    * Pushes the real entries of {@code batch} (checkpoint-only entries are ignored).
    *
    * @param batch the batch; must contain at least one real entry
-   * @param singleAttempt true after the term's stop fired: one attempt, no in-sink retries
+   * @param singleAttempt true after the term's stop fired: one attempt per request, no retries
    *     (PIPE-14)
-   * @param stop the term's stop signal: in-sink retry waits end when it fires (the push then fails
+   * @param stop the term's stop signal: request retry waits end when it fires (the push then fails
    *     retryably)
    * @return what was delivered and what was deliberately dropped
    * @throws RetryableSinkException nothing stored; retry the same batch
@@ -49,26 +51,47 @@ public interface Sink extends AutoCloseable {
   }
 
   /**
-   * As {@link #open(Batch)}, telling {@code failures} of every request attempt that failed
-   * retryably inside a push — before the sink's own retry wait — so the lane's failing mark
-   * (PIPE-11) starts at the first failed attempt, not after the in-sink retries. The default
-   * ignores {@code failures} (the lane still marks when the push throws).
+   * As {@link #open(Batch)}, with the caller's retry layer (SPEC PIPE-7, SINK-9): after every
+   * request attempt that fails retryably inside a push (429, 5xx, transport error), the sink asks
+   * {@code retries} whether and when to send the same request again, and waits through it — the
+   * sink has no retry schedule, sleeper or retry metric of its own. The lane passes its batch's
+   * {@code io.sf2loki.core.pipeline.RetrySchedule}, so its failing mark (PIPE-11) starts at the
+   * first failed attempt. The default ignores {@code retries} (the lane still marks when the push
+   * throws).
    *
    * @param batch the batch; must contain at least one real entry
-   * @param failures called on the pushing thread; must not block or throw
+   * @param retries the retry layer; called on the pushing thread
    */
-  default Delivery open(Batch batch, AttemptFailures failures) {
+  default Delivery open(Batch batch, Retries retries) {
     return open(batch);
   }
 
-  /** Told of each retryable request failure inside a push (PIPE-11). */
+  /** The one retry layer of Loki pushes (PIPE-7, SINK-9), as a sink sees it. */
   @FunctionalInterface
-  interface AttemptFailures {
-    /** Ignores every failure. */
-    AttemptFailures NONE = () -> {};
+  interface Retries {
+    /** Begins the attempts of one request (SINK-9: counted per request, not per batch). */
+    RequestAttempts request();
+  }
 
-    /** One request attempt failed retryably (transport, 429, 5xx); the sink will retry. */
-    void attemptFailed();
+  /** The attempts of one request; confined to the pushing thread. */
+  interface RequestAttempts {
+    /**
+     * The last attempt of this request failed retryably (429, 5xx, transport error). The failing
+     * mark starts now (PIPE-11), before any wait.
+     *
+     * @param retryAfter the answer's delta-seconds {@code Retry-After} (capped at 60 s), or zero
+     * @return the wait before the same request is sent again (SINK-9), or empty when the push must
+     *     fail now (the request's attempts are exhausted)
+     */
+    Optional<Duration> failed(Duration retryAfter);
+
+    /**
+     * Waits {@code wait}, stop-aware, on the retry layer's sleeper.
+     *
+     * @return false when {@code stop} cut the wait short (the push then fails retryably)
+     * @throws InterruptedException if the thread is interrupted
+     */
+    boolean await(Duration wait, StopSignal stop) throws InterruptedException;
   }
 
   /** One batch's delivery: each call is one attempt of {@link Sink#push} for that batch. */

@@ -259,8 +259,8 @@ class PipelineClockTest {
   @Test
   @DisplayName(
       "PIPE-11: the failing mark starts at the first failed attempt inside the sink (reported"
-          + " through Sink.open's AttemptFailures), not when the push finally throws after its"
-          + " in-sink retries")
+          + " to the lane's retry layer through Sink.open's Retries), not when the push finally"
+          + " throws after its request retries")
   void pipe11_markStartsAtFirstFailedAttempt() throws Exception {
     FakeTime time = new FakeTime(START);
     CountDownLatch inSinkRetry = new CountDownLatch(1);
@@ -273,9 +273,10 @@ class PipelineClockTest {
           }
 
           @Override
-          public Delivery open(Batch batch, AttemptFailures failures) {
+          public Delivery open(Batch batch, Retries retries) {
             return (singleAttempt, stop) -> {
-              failures.attemptFailed(); // first request failed; the sink now waits to retry
+              // first request failed; the lane's retry layer hears of it before any wait
+              assertThat(retries.request().failed(Duration.ZERO)).isPresent();
               inSinkRetry.countDown();
               assertThat(release.await(5, TimeUnit.SECONDS)).isTrue();
               return PushResult.delivered(batch.realCount());

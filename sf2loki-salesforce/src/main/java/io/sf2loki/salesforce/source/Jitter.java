@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.source;
 
+import io.sf2loki.core.time.Backoff;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -18,9 +19,7 @@ public final class Jitter {
 
   /** {@code base + uniform[0, base/2]} in whole nanoseconds, drawn with {@code nextLong}. */
   public static Duration upToHalf(Duration base, RandomGenerator random) {
-    long nanos = base.toNanos();
-    long jitter = nanos / 2 <= 0 ? 0 : random.nextLong(nanos / 2 + 1);
-    return Duration.ofNanos(nanos + jitter);
+    return Backoff.upToHalf(base, random);
   }
 
   /** {@code base + base/2 · u} for a uniform {@code u}, clamped to [0, 1]. */

@@ -48,6 +48,9 @@ public final class GcsBackend implements ObjectBackend {
    * @param auth the credentials ({@link GcsAuth#of})
    */
   public GcsBackend(GcsStoreSettings settings, GcsAuth auth) {
+    if (settings.bucket().isBlank()) {
+      throw new IllegalArgumentException("gcs bucket must not be empty");
+    }
     this.settings = settings;
     this.auth = auth;
     this.http =

@@ -99,8 +99,8 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
    *
    * @param type the {@code coordinate.type} (logs)
    * @param protocol the back end's rules (closed by {@link #close()})
-   * @param settings holder id, ttl (the renew deadline is {@code ttl − renewInterval}), renew
-   *     interval, lock wait
+   * @param settings holder id (resolved, not empty), ttl (the renew deadline is {@code ttl −
+   *     renewInterval}), renew interval, lock wait
    * @param binding the checkpoint store's HA-7/HA-8/STATE-5 hooks
    * @param time ticker (deadlines), sleeper (waits)
    * @param events metrics (OBS-17)
@@ -115,6 +115,9 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     this.type = Objects.requireNonNull(type, "type");
     this.protocol = Objects.requireNonNull(protocol, "protocol");
     this.settings = Objects.requireNonNull(settings, "settings");
+    if (settings.holderId().isBlank()) {
+      throw new IllegalArgumentException("holder id must not be empty (LeaseSettings.resolve)");
+    }
     this.binding = Objects.requireNonNull(binding, "binding");
     this.time = Objects.requireNonNull(time, "time");
     this.events = Objects.requireNonNull(events, "events");

@@ -58,6 +58,9 @@ public final class S3Backend implements ObjectBackend {
    * @throws StateException when no region can be determined
    */
   public S3Backend(S3StoreSettings settings, AwsCredentialsProvider credentials) {
+    if (settings.bucket().isBlank()) {
+      throw new IllegalArgumentException("s3 bucket must not be empty");
+    }
     this.settings = settings;
     S3ClientBuilder b =
         S3Client.builder()

@@ -1,9 +1,7 @@
-package io.sf2loki.salesforce.source;
+package io.sf2loki.core.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sf2loki.core.time.FakeTime;
-import io.sf2loki.core.time.StopSignal;
 import java.time.Duration;
 import java.util.List;
 import java.util.random.RandomGenerator;

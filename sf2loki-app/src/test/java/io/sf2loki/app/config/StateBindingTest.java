@@ -1,36 +1,35 @@
-package io.sf2loki.app.run;
+package io.sf2loki.app.config;
 
+import static io.sf2loki.app.config.ConfigTestSupport.MINIMAL;
+import static io.sf2loki.app.config.ConfigTestSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sf2loki.app.config.ConfigException;
-import io.sf2loki.app.config.StateConfig;
+import io.sf2loki.app.run.Components;
 import io.sf2loki.state.gcs.GcsStoreSettings;
 import io.sf2loki.state.s3.S3StoreSettings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-class StateStoresTest {
-  private static StateConfig config(
-      StateConfig.Store store, Optional<String> s3Endpoint, Optional<String> gcsEndpoint) {
-    return new StateConfig(
-        store,
-        new StateConfig.File(Path.of("/var/lib/sf2loki/state.json")),
-        new StateConfig.S3("b", "sf2loki/state.json", Optional.of("eu-west-1"), s3Endpoint),
-        new StateConfig.Gcs("g", "sf2loki/state.json", Optional.empty(), gcsEndpoint, true),
-        Duration.ofSeconds(1));
-  }
+/** {@code state.s3} / {@code state.gcs} bound straight onto the store records (issue 12). */
+class StateBindingTest {
+  @TempDir Path dir;
 
   @Test
   @DisplayName("STATE-8, STATE-14: state.s3 maps to the store with a 30 s request bound")
   void state14_s3Settings() {
-    S3StoreSettings s =
-        StateStores.s3(
-            config(StateConfig.Store.S3, Optional.of("http://minio:9000"), Optional.empty()).s3());
+    StateConfig c =
+        load(
+                dir,
+                MINIMAL
+                    + "state: {store: s3, s3: {bucket: b, region: eu-west-1,"
+                    + " endpoint_url: 'http://minio:9000'}}\n")
+            .state();
+    S3StoreSettings s = c.s3();
     assertThat(s.endpointUrl()).contains(URI.create("http://minio:9000"));
     assertThat(s.region()).contains("eu-west-1");
     assertThat(s.attemptTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -40,12 +39,13 @@ class StateStoresTest {
   @Test
   @DisplayName("STATE-15: state.gcs.endpoint_url defaults to the public JSON API root")
   void state15_gcsSettings() {
-    StateConfig c = config(StateConfig.Store.GCS, Optional.empty(), Optional.empty());
-    GcsStoreSettings g = StateStores.gcs(c.gcs());
+    StateConfig c =
+        load(dir, MINIMAL + "state: {store: gcs, gcs: {bucket: g, anonymous: true}}\n").state();
+    GcsStoreSettings g = c.gcs();
     assertThat(g.endpoint()).isEqualTo(URI.create("https://storage.googleapis.com"));
     assertThat(g.anonymous()).isTrue();
     assertThat(g.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(StateStores.describe(c)).isEqualTo("gs://g/sf2loki/state.json");
+    assertThat(Components.describe(c)).isEqualTo("gs://g/sf2loki/state.json");
   }
 
   @Test
@@ -53,16 +53,19 @@ class StateStoresTest {
   void state15_badEndpointRefused() {
     assertThatThrownBy(
             () ->
-                StateStores.check(
-                    config(StateConfig.Store.S3, Optional.of("minio:9000"), Optional.empty())))
+                load(
+                    dir,
+                    MINIMAL + "state: {store: s3, s3: {bucket: b, endpoint_url: 'minio:9000'}}\n"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("state.s3.endpoint_url");
     assertThatThrownBy(
             () ->
-                StateStores.check(
-                    config(StateConfig.Store.GCS, Optional.empty(), Optional.of("not a url"))))
+                load(
+                    dir,
+                    MINIMAL + "state: {store: gcs, gcs: {bucket: g, endpoint_url: 'not a url'}}\n"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("state.gcs.endpoint_url");
-    StateStores.check(config(StateConfig.Store.FILE, Optional.of("bad"), Optional.of("bad")));
+    load(
+        dir, MINIMAL + "state: {store: file, s3: {endpoint_url: bad}, gcs: {endpoint_url: bad}}\n");
   }
 }

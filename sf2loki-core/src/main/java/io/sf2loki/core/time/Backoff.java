@@ -1,18 +1,17 @@
-package io.sf2loki.salesforce.source;
+package io.sf2loki.core.time;
 
-import io.sf2loki.core.time.Sleeper;
-import io.sf2loki.core.time.StopSignal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
- * The one doubling backoff of the sources (SPEC PS-14, PS-20, PS-21): starts at {@code initial},
- * doubles per wait up to {@code max}; each wait is the base plus jitter (by default uniform in [0,
- * base/2], {@link Jitter#upToHalf(Duration, RandomGenerator)}) and is stop-aware (through the
- * injected {@link Sleeper}). {@link #reset()} returns to {@code initial}. Not thread-safe: one per
- * loop.
+ * The project's one doubling backoff (SPEC PS-14, PS-20, PS-21 for the sources; PIPE-7 and SINK-9
+ * for Loki pushes, through {@code io.sf2loki.core.pipeline.RetrySchedule}): starts at {@code
+ * initial}, doubles per wait up to {@code max}; each wait is the base mapped by a jitter function
+ * (by default base + uniform [0, base/2], {@link #upToHalf(Duration, RandomGenerator)}) and is
+ * stop-aware (through the injected {@link Sleeper}). {@link #reset()} returns to {@code initial}.
+ * Not thread-safe: one per loop.
  */
 public final class Backoff {
   private final Duration initial;
@@ -48,7 +47,14 @@ public final class Backoff {
   }
 
   private static UnaryOperator<Duration> jitterOf(RandomGenerator random) {
-    return base -> Jitter.upToHalf(base, random);
+    return base -> upToHalf(base, random);
+  }
+
+  /** {@code base + uniform[0, base/2]} in whole nanoseconds, drawn with {@code nextLong}. */
+  public static Duration upToHalf(Duration base, RandomGenerator random) {
+    long nanos = base.toNanos();
+    long jitter = nanos / 2 <= 0 ? 0 : random.nextLong(nanos / 2 + 1);
+    return Duration.ofNanos(nanos + jitter);
   }
 
   /** Back to the initial wait. */
@@ -62,14 +68,33 @@ public final class Backoff {
   }
 
   /**
-   * Waits {@code jitter(current)}, then doubles {@code current} (capped at {@code max}).
+   * The next wait, {@code jitter(current)}, without waiting; doubles {@code current} (capped at
+   * {@code max}). For callers that raise the wait (a {@code Retry-After}) before {@link
+   * #sleep(Duration, StopSignal)}.
+   */
+  public Duration next() {
+    Duration wait = jitter.apply(current);
+    current = current.compareTo(max.dividedBy(2)) > 0 ? max : current.multipliedBy(2);
+    return wait;
+  }
+
+  /**
+   * Waits {@code wait} on this backoff's sleeper.
+   *
+   * @return false when {@code stop} fired (the wait was cut short or not started)
+   * @throws InterruptedException if interrupted
+   */
+  public boolean sleep(Duration wait, StopSignal stop) throws InterruptedException {
+    return sleeper.sleep(wait, stop) && !stop.isStopped();
+  }
+
+  /**
+   * Waits {@link #next()}.
    *
    * @return false when {@code stop} fired (the wait was cut short or not started)
    * @throws InterruptedException if interrupted
    */
   public boolean pause(StopSignal stop) throws InterruptedException {
-    Duration wait = jitter.apply(current);
-    current = current.compareTo(max.dividedBy(2)) > 0 ? max : current.multipliedBy(2);
-    return sleeper.sleep(wait, stop) && !stop.isStopped();
+    return sleep(next(), stop);
   }
 }
