@@ -161,6 +161,60 @@ class OrgCheckpointKeysTest {
     assertThat(store.snapshot()).containsExactly(Map.entry("org=a:apexlog", "5"));
   }
 
+  @Test
+  @DisplayName(
+      "STATE-18, ORG-10: two orgs in one pipeline share the one document; the first org's legacy"
+          + " key leaves in the write that stores its prefixed key")
+  void state18_twoOrgsOneDocument() throws Exception {
+    var store = new InMemoryCheckpointStore(Map.of("apexlog", "7", "egress:budget", "{}"));
+    var recording = new RecordingStore(store);
+    var removal = new LegacyKeyRemoval(recording);
+    List<Source> sources = new java.util.ArrayList<>();
+    for (OrgScope org : List.of(FIRST, SECOND)) {
+      CheckpointStore view = new OrgCursorView(org, removal);
+      sources.add(
+          new OrgSource(
+              org,
+              OrgIdGate.known(org.name(), "00D00000000000" + (org.first() ? "1" : "2")),
+              () -> new CountingSource(view),
+              e -> false,
+              time.sleeper()));
+    }
+    ScriptedSink sink = new ScriptedSink();
+    new Pipeline(
+            settings(),
+            sources,
+            sink,
+            removal,
+            metrics,
+            time.timeSource(),
+            UnaryOperator.identity(),
+            CommitListener.none())
+        .run(new StopSignal());
+    assertThat(store.snapshot())
+        .containsOnly(
+            Map.entry("org=a:apexlog", "9"),
+            Map.entry("org=b:apexlog", "2"),
+            Map.entry("egress:budget", "{}"));
+    assertThat(sink.delivered())
+        .filteredOn(e -> e.labels().get("org").equals("b"))
+        .extracting(LogEntry::line)
+        .containsExactly("1", "2");
+    // the removal went with the first write that stored org=a:apexlog, and only with it
+    int firstWithA = -1;
+    for (int i = 0; i < recording.values.size() && firstWithA < 0; i++) {
+      if (recording.values.get(i).containsKey("org=a:apexlog")) {
+        firstWithA = i;
+      }
+    }
+    assertThat(firstWithA).isNotNegative();
+    for (int i = 0; i < recording.removed.size(); i++) {
+      assertThat(recording.removed.get(i))
+          .isEqualTo(i == firstWithA ? Set.of("apexlog") : Set.of());
+    }
+    assertThat(removal.pendingRemovals()).isEmpty();
+  }
+
   private static PipelineSettings settings() {
     return new PipelineSettings(
         10,
@@ -173,6 +227,47 @@ class OrgCheckpointKeysTest {
         Duration.ofSeconds(30),
         Map.of("job", "sf2loki"),
         Duration.ZERO);
+  }
+
+  /** Records each write's values and removed keys, then delegates. */
+  private static final class RecordingStore implements CheckpointStore {
+    final List<Map<String, String>> values = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<Set<String>> removed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final CheckpointStore delegate;
+
+    RecordingStore(CheckpointStore delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Optional<String> load(String key) {
+      return delegate.load(key);
+    }
+
+    @Override
+    public void commitMany(Map<String, String> v, Set<String> keysToRemove) {
+      delegate.commitMany(v, keysToRemove);
+      values.add(Map.copyOf(v));
+      removed.add(Set.copyOf(keysToRemove));
+    }
+
+    @Override
+    public void delete(String key) {
+      delegate.delete(key);
+    }
+
+    @Override
+    public Map<String, String> snapshot() {
+      return delegate.snapshot();
+    }
+
+    @Override
+    public void reset() {
+      delegate.reset();
+    }
+
+    @Override
+    public void close() {}
   }
 
   /** Reads {@code apexlog} as a number n and emits n+1 and n+2 with that cursor, then ends. */
