@@ -1,5 +1,6 @@
 package io.sf2loki.core.org;
 
+import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import java.time.Duration;
@@ -85,7 +86,9 @@ public final class OrgIdGate {
     if (id != null) {
       return id;
     }
-    lock.lockInterruptibly();
+    try (ProgressWatch.Waiting w = ProgressWatch.waiting()) { // FEAT-21: another source resolves
+      lock.lockInterruptibly();
+    }
     try {
       while (resolved == null) {
         if (stop.isStopped()) {

@@ -51,7 +51,8 @@ class OrgStartupProbeTest {
   }
 
   @Test
-  @DisplayName("ORG-7: every org failing → allFailed with the first failure in configuration order")
+  @DisplayName(
+      "ORG-7, ORG-12: every org failing → allFailed with the first failure in configuration order")
   void org7_allFail() throws Exception {
     AtomicBoolean never = new AtomicBoolean();
     OrgStartupProbe probe =
