@@ -61,6 +61,7 @@ final class ConfigBinder {
   static final Set<String> SALESFORCE_KEYS = ConfigModel.keys("salesforce");
   static final Set<String> LIMITS_KEYS = ConfigModel.keys("salesforce.limits");
   static final Set<String> ORG_KEYS = ConfigModel.keys("orgs");
+  static final Set<String> ORG_LOKI_KEYS = ConfigModel.keys("orgs.loki");
   static final Set<String> SOURCES_KEYS = ConfigModel.keys("sources");
   static final Set<String> PUBSUB_KEYS = ConfigModel.keys("sources.pubsub");
   static final Set<String> ELO_KEYS = ConfigModel.keys("sources.eventlog_objects");
@@ -139,7 +140,7 @@ final class ConfigBinder {
         }
         SourcesConfig src =
             sources(o.section("sources", SOURCES_KEYS), true, prefix, "orgs." + i + ".sources");
-        orgs.add(new OrgConfig(name, sf, src));
+        orgs.add(new OrgConfig(name, sf, src, orgLoki(o)));
       }
     } else if (hasSalesforce) {
       SalesforceConfig sf = salesforce(root.section("salesforce", SALESFORCE_KEYS), "");
@@ -172,6 +173,17 @@ final class ConfigBinder {
   }
 
   private PipelineSettings batch;
+
+  /** {@code orgs[].loki} (FEAT-6, CFG-42): absent or empty keys inherit {@code sink.loki}'s. */
+  private OrgConfig.LokiIdentity orgLoki(Section org) {
+    if (!org.has("loki")) {
+      return OrgConfig.LokiIdentity.INHERIT;
+    }
+    Section s = org.section("loki", ORG_LOKI_KEYS);
+    Optional<String> tenant = s.optString(SinkKeys.TENANT_ID.key()).filter(t -> !t.isEmpty());
+    Optional<Secret> token = secrets.resolve(s, SinkKeys.AUTH_TOKEN.key());
+    return new OrgConfig.LokiIdentity(tenant, token);
+  }
 
   /** {@code sink.loki}, or null when it is missing (reported). */
   private LokiConfig sink(Section root) {

@@ -17,6 +17,17 @@ public final class ConfigModel {
           .mandatory()
           .example("prod");
 
+  /**
+   * {@code orgs[].loki}: the org's Loki identity (FEAT-6, CFG-42); the same definitions as {@code
+   * sink.loki.tenant_id} / {@code auth_token}, absent = inherited.
+   */
+  static final Group ORG_LOKI =
+      Group.object(
+          "loki",
+          "This org's Loki tenant and token; an absent key inherits sink.loki's.",
+          "FEAT-6, CFG-42",
+          List.of(SinkKeys.TENANT_ID, SinkKeys.AUTH_TOKEN));
+
   /** {@code orgs[]}: one named org (multi-org mode). */
   static final Group ORGS =
       Group.listOf(
@@ -24,7 +35,7 @@ public final class ConfigModel {
               "Named orgs (multi-org mode; exclusive with salesforce).",
               "CFG-11",
               List.of(ORG_NAME))
-          .with(SalesforceKeys.SALESFORCE.mandatory(), SourceKeys.SOURCES);
+          .with(SalesforceKeys.SALESFORCE.mandatory(), SourceKeys.SOURCES, ORG_LOKI);
 
   /** The root object. */
   public static final Group ROOT =

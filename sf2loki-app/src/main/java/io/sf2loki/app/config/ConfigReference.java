@@ -60,6 +60,7 @@ public final class ConfigReference {
     if (g == ConfigModel.ORGS) {
       out.append("\n`orgs[].salesforce` (required) and `orgs[].sources` take the keys of")
           .append(" `salesforce` and `sources` below.\n");
+      group(out, ConfigModel.ORG_LOKI, path + ".loki"); // FEAT-6, CFG-42
       return;
     }
     for (Group c : g.children()) {

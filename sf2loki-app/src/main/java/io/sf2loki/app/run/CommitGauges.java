@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.org.OrgScope;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.shape.TimestampParser;
 import java.time.Instant;
@@ -21,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * sf2loki_watermark_timestamp_seconds{source="eventlogfile",object=<T>}} = the value's {@code
  * last_created}; {@code eventlog_objects:<Obj>} → {@code source="eventlog_objects",object=<Obj>} =
  * {@code last_ts}; {@code apexlog} → {@code source="apexlog",object="apexlog"} = {@code last_ts}.
- * Legacy bare timestamps are read too. A value that cannot be parsed leaves the gauge unchanged
- * (DEBUG); bookkeeping never fails a commit.
+ * Legacy bare timestamps are read too. In multi-org the {@code org=<name>:} prefix is stripped and
+ * exported as attribute {@code org} (PIPE-10, ORG-8); unprefixed keys ({@code egress:budget}) carry
+ * none. A value that cannot be parsed leaves the gauge unchanged (DEBUG); bookkeeping never fails a
+ * commit.
  */
 final class CommitGauges implements CommitListener {
   private static final Logger log = LoggerFactory.getLogger(CommitGauges.class);
@@ -63,11 +66,15 @@ final class CommitGauges implements CommitListener {
   @Override
   public void committed(Map<String, String> written) {
     written.forEach(
-        (key, value) -> {
+        (storedKey, value) -> {
+          OrgScope.Split split = OrgScope.split(storedKey); // PIPE-10: org=<name>: → attribute
+          String key = split.key();
           if (key.startsWith(PUBSUB_PREFIX)) {
             metrics.lastReplayCommitTimestampSeconds.set(
                 wall.millis() / 1000.0,
-                Attributes.of(Sf2lokiMetrics.TOPIC, key.substring(PUBSUB_PREFIX.length())));
+                withOrg(
+                    Attributes.of(Sf2lokiMetrics.TOPIC, key.substring(PUBSUB_PREFIX.length())),
+                    split));
             return;
           }
           for (Family f : FAMILIES) {
@@ -80,15 +87,23 @@ final class CommitGauges implements CommitListener {
                     ts ->
                         metrics.watermarkTimestampSeconds.set(
                             ts.getEpochSecond() + ts.getNano() / 1e9,
-                            Attributes.of(
-                                Sf2lokiMetrics.SOURCE,
-                                f.source(),
-                                Sf2lokiMetrics.OBJECT,
-                                object.get())),
+                            withOrg(
+                                Attributes.of(
+                                    Sf2lokiMetrics.SOURCE,
+                                    f.source(),
+                                    Sf2lokiMetrics.OBJECT,
+                                    object.get()),
+                                split)),
                     () -> log.atDebug().addKeyValue("key", key).log("unparseable watermark"));
             return;
           }
         });
+  }
+
+  private static Attributes withOrg(Attributes attrs, OrgScope.Split split) {
+    return split.org().isEmpty()
+        ? attrs
+        : attrs.toBuilder().put(Sf2lokiMetrics.ORG, split.org().get()).build();
   }
 
   /** The timestamp under {@code field} of a JSON value, or of a legacy bare timestamp. */

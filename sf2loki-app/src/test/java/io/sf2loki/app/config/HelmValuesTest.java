@@ -101,6 +101,25 @@ class HelmValuesTest {
   }
 
   @Test
+  @DisplayName("CLI-18, CFG-42: an org's inline Loki token moves to a per-org Secret key")
+  void cfg42_orgLokiTokenMovesToSecret() throws Exception {
+    HelmValues.Result r =
+        map(
+            """
+            orgs:
+              - name: eu
+                salesforce: {client_id: a, username: u, private_key_file: /k/eu.pem}
+                loki: {tenant_id: team-eu, auth_token: eu-l0ki-t0ken}
+            sink: {loki: {url: "http://loki/x"}}
+            """);
+    assertThat(r.yaml()).doesNotContain("eu-l0ki-t0ken");
+    JsonNode org = values(r).at("/config/orgs/0");
+    assertThat(org.at("/loki/auth_token_file").asText())
+        .isEqualTo("/etc/sf2loki/secrets/eu_loki_auth_token");
+    assertThat(org.at("/loki/tenant_id").asText()).isEqualTo("team-eu");
+  }
+
+  @Test
   @DisplayName("CLI-18: chart default keys the file lacks become null (Helm's merge removes them)")
   void cli18_nullsOutChartDefaults() throws Exception {
     JsonNode cfg =

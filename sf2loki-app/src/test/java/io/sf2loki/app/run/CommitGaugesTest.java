@@ -153,4 +153,27 @@ class CommitGaugesTest {
     }
     assertThat(exportedValue).isEqualTo(1714564800.5);
   }
+
+  @Test
+  @DisplayName(
+      "PIPE-10, ORG-8: a multi-org key's org=<name>: prefix is stripped and exported as attribute"
+          + " org; egress:budget sets no gauge")
+  void pipe10_orgPrefixBecomesAttribute() {
+    gauges.committed(
+        Map.of(
+            "org=eu:eventlogfile:Login",
+            "{\"ids\": [], \"last_created\": \"2024-05-01T10:00:00.000+0000\"}",
+            "org=eu:pubsub:/event/LoginEventStream",
+            "AAA=",
+            "egress:budget",
+            "{\"date\": \"2024-05-01\", \"bytes\": 1}"));
+    Attributes elfEu = elf("Login").toBuilder().put(Sf2lokiMetrics.ORG, "eu").build();
+    assertThat(metrics.watermarkTimestampSeconds.get(elfEu))
+        .isEqualTo(seconds("2024-05-01T10:00:00Z"));
+    assertThat(metrics.watermarkTimestampSeconds.get(elf("Login"))).isNaN();
+    Attributes topic =
+        Attributes.of(Sf2lokiMetrics.TOPIC, "/event/LoginEventStream", Sf2lokiMetrics.ORG, "eu");
+    assertThat(metrics.lastReplayCommitTimestampSeconds.get(topic))
+        .isEqualTo(NOW.toEpochMilli() / 1000.0);
+  }
 }

@@ -37,6 +37,9 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   public static final AttributeKey<String> KIND = AttributeKey.stringKey("kind");
   public static final AttributeKey<String> RULE = AttributeKey.stringKey("rule");
 
+  /** Multi-org: the org of a per-org series (OBS-4, PIPE-10). */
+  public static final AttributeKey<String> ORG = AttributeKey.stringKey("org");
+
   private static final List<Double> LAG_BUCKETS =
       List.of(
           1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 1800.0, 3600.0, 7200.0, 14400.0, 28800.0, 86400.0);

@@ -205,6 +205,14 @@ public final class TokenProvider implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a cached token is still fresh (AUTH-2) now, without minting: the ORG-7 readiness detail
+   * of an org that failed its startup probe clears once this is true (ORG-12).
+   */
+  public boolean holdsValidToken() {
+    return fresh(cache.get());
+  }
+
   /** Aborts running AUTH-5 backoff waits; later mints fail at once after their first attempt. */
   @Override
   public void close() {

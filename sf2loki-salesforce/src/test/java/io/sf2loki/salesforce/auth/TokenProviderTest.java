@@ -262,6 +262,25 @@ class TokenProviderTest {
   }
 
   @Test
+  @org.junit.jupiter.api.DisplayName(
+      "ORG-12: holdsValidToken is false before a mint, true while fresh, false once stale or"
+          + " invalidated; it never mints")
+  void org12_holdsValidTokenWithoutMinting() throws Exception {
+    stubToken("tok");
+    TokenProvider p = provider(clientCredentials("secret")); // ttl 10 min
+    assertThat(p.holdsValidToken()).isFalse();
+    AccessToken t = p.token();
+    assertThat(p.holdsValidToken()).isTrue();
+    time.advance(Duration.ofMinutes(9));
+    assertThat(p.holdsValidToken()).isFalse();
+    p.token();
+    p.invalidate(p.token());
+    assertThat(p.holdsValidToken()).isFalse();
+    assertThat(t).isNotNull();
+    wm.verify(2, postRequestedFor(urlEqualTo(TOKEN_PATH)));
+  }
+
+  @Test
   void auth6_invalidationIsConditional() throws Exception {
     wm.stubFor(
         post(TOKEN_PATH)
