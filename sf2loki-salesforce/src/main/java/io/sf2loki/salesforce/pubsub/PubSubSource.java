@@ -3,6 +3,7 @@ package io.sf2loki.salesforce.pubsub;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
@@ -124,6 +125,7 @@ public final class PubSubSource implements Source {
   private final TimeSource time;
   private final DoubleSupplier random;
   private final PubSubBridge bridge;
+  private volatile PollReporter redactor = PollReporter.NONE;
 
   private final Map<String, Reader> readers = new ConcurrentHashMap<>();
   private final AtomicReference<Throwable> fatal = new AtomicReference<>();
@@ -189,6 +191,17 @@ public final class PubSubSource implements Source {
     this.time = Objects.requireNonNull(time, "time");
     this.random = Objects.requireNonNull(random, "random");
     this.bridge = new PubSubBridge(settings.bridgeMaxBytes());
+  }
+
+  /**
+   * Masks secrets in the reader and discovery failure logs as {@code r} does (SPEC OBS-34); without
+   * it only credential-looking parts are masked. Call before {@link #run}.
+   *
+   * @return this
+   */
+  public PubSubSource reportTo(PollReporter r) {
+    this.redactor = Objects.requireNonNull(r, "reporter");
+    return this;
   }
 
   @Override
@@ -309,8 +322,8 @@ public final class PubSubSource implements Source {
         log.atError()
             .addKeyValue("source", NAME)
             .addKeyValue("topic", r.topic)
-            .addKeyValue("error", describe(e))
-            .setCause(e)
+            .addKeyValue("error", redactor.redact(describe(e)))
+            .setCause(redactor.redactError(e))
             .log("pubsub topic reader failed; restarting");
       } catch (Throwable t) {
         fatal.compareAndSet(null, t);
@@ -387,7 +400,7 @@ public final class PubSubSource implements Source {
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
-        lastError = describe(e);
+        lastError = redactor.redact(describe(e));
         log.atWarn()
             .addKeyValue("source", NAME)
             .addKeyValue("attempt", attempt)
