@@ -91,12 +91,11 @@ final class PubSubWiring implements AutoCloseable {
             org.rest::serverNow);
     readers.reportTo(reporter);
     return new PubSubSource(
-            sourceSettings,
-            watched(watch, readers::run),
-            PubSubSource.SObjectLister.over(org.rest),
-            ownership,
-            time)
-        .reportTo(reporter);
+        sourceSettings,
+        watched(watch, readers::run),
+        PubSubSource.SObjectLister.over(org.rest),
+        ownership,
+        time);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
@@ -49,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * {@code "*"} it never ends on its own (PS-21). On stop every reader's stop fires, the bridge is
  * closed (its charges released, PIPE-21) and {@link #run} returns after every thread finished.
  */
-public final class PubSubSource implements Source {
+public final class PubSubSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(PubSubSource.class);
 
   /** The source name, also the {@code source} label value. */
@@ -195,10 +196,13 @@ public final class PubSubSource implements Source {
 
   /**
    * Masks secrets in the reader and discovery failure logs as {@code r} does (SPEC OBS-34); without
-   * it only credential-looking parts are masked. Call before {@link #run}.
+   * it only credential-looking parts are masked. The daemon sets its status board here, as for
+   * every {@link ReportsPolls} source (the readers report their polls through {@link
+   * TopicReaders}). Call before {@link #run}.
    *
    * @return this
    */
+  @Override
   public PubSubSource reportTo(PollReporter r) {
     this.redactor = Objects.requireNonNull(r, "reporter");
     return this;
