@@ -312,7 +312,7 @@ public final class LokiHttpSink implements Sink {
       metrics.lokiEntriesResent.add(entries.size(), BISECTION);
       log.atWarn()
           .addKeyValue("entries", entries.size())
-          .addKeyValue("body", excerpt(ex.body()))
+          .addKeyValue("body", transport.logExcerpt(ex.body()))
           .log("loki partially accepted a push without naming every refused entry; splitting");
       split(entries, p, depth);
       return;
@@ -363,7 +363,7 @@ public final class LokiHttpSink implements Sink {
           .addKeyValue("status", ex.status())
           .addKeyValue("reason", DistributorRejections.UNKNOWN_REASON)
           .addKeyValue("entries", unknown)
-          .addKeyValue("body", excerpt(ex.body()))
+          .addKeyValue("body", transport.logExcerpt(ex.body()))
           .log("loki refused entries without naming which; the rest was stored; dropping by count");
     }
     for (Map.Entry<String, List<LogEntry>> e : r.identified().entrySet()) {
@@ -418,7 +418,7 @@ public final class LokiHttpSink implements Sink {
           .addKeyValue("status", ex.status())
           .addKeyValue("reason", reason)
           .addKeyValue("entries", entries.size())
-          .addKeyValue("body", excerpt(ex.body()))
+          .addKeyValue("body", transport.logExcerpt(ex.body()))
           .log("loki rejected late entries; restamping them");
       return;
     }
@@ -458,7 +458,7 @@ public final class LokiHttpSink implements Sink {
         .addKeyValue("reason", reason)
         .addKeyValue("entries", entries.size())
         .addKeyValue("restamped", p.restampPhase)
-        .addKeyValue("body", excerpt(ex.body()))
+        .addKeyValue("body", transport.logExcerpt(ex.body()))
         .log("loki rejected entries permanently; dropping them");
   }
 
@@ -482,7 +482,7 @@ public final class LokiHttpSink implements Sink {
       if (metadataDisabled.compareAndSet(false, true)) {
         metrics.lokiStructuredMetadataEnabled.set(0);
         log.atWarn()
-            .addKeyValue("body", excerpt(ex.body()))
+            .addKeyValue("body", transport.logExcerpt(ex.body()))
             .log("loki rejects structured metadata; sending entries without it");
       }
       ex = transport.send(transport.encode(entries, false), p, unknown);

@@ -133,7 +133,7 @@ public record LokiSinkSettings(
               Duration.ofSeconds(30),
               "Whole-request timeout of one push; a timed-out push is retried.",
               "SINK-3")
-          .greaterThan(0);
+          .atLeast(1);
 
   /** SINK-3 request timeout: the default of {@link #REQUEST_TIMEOUT}. */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = REQUEST_TIMEOUT.durationDefault();

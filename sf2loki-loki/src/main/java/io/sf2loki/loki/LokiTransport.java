@@ -6,6 +6,7 @@ import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.pipeline.RetrySchedule;
 import io.sf2loki.core.spi.RetryableSinkException;
 import io.sf2loki.core.spi.Sink;
+import io.sf2loki.core.status.Redaction;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiResponses.Classification;
 import io.sf2loki.loki.LokiResponses.Kind;
@@ -18,6 +19,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +57,7 @@ final class LokiTransport implements AutoCloseable {
   private final HttpClient client;
   private final StopSignal closed = new StopSignal();
   private final AtomicLong failureStreak = new AtomicLong();
+  private final Redaction redaction;
 
   LokiTransport(LokiSinkSettings settings, Sf2lokiMetrics metrics, Executor cpu, TenantGate gate) {
     this.metrics = metrics;
@@ -62,6 +65,7 @@ final class LokiTransport implements AutoCloseable {
     this.gate = gate;
     this.encoder = LokiEncoder.of(settings.encoding(), settings.compression());
     this.requests = new LokiRequests(settings);
+    this.redaction = new Redaction(secrets(settings));
     this.client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -186,11 +190,37 @@ final class LokiTransport implements AutoCloseable {
       log.atError()
           .addKeyValue("status", status)
           .addKeyValue("consecutive_failures", streak)
-          .addKeyValue("body", excerpt(body))
-          .setCause(cause)
-          .log(message);
+          .addKeyValue("body", logExcerpt(body))
+          .setCause(redaction.forLog(cause))
+          .log(redaction.forLog(message));
     }
     return new RetryableSinkException(message, status, cause, retryAfter, excerpt(body));
+  }
+
+  /**
+   * {@code body} as a log line may show it (SPEC OBS-34): the auth token and the URL's user-info
+   * and password masked, credential-looking parts masked, line breaks folded, then {@link
+   * #excerpt(String)}.
+   */
+  String logExcerpt(String body) {
+    return excerpt(redaction.forLog(body));
+  }
+
+  /** The secrets of {@code settings} a log line must not show: auth token, URL user-info. */
+  static List<String> secrets(LokiSinkSettings settings) {
+    List<String> out = new ArrayList<>();
+    if (settings.authToken() != null) {
+      out.add(settings.authToken());
+    }
+    String userInfo = settings.url().getRawUserInfo();
+    if (userInfo != null) {
+      out.add(userInfo);
+      int colon = userInfo.indexOf(':');
+      if (colon >= 0) {
+        out.add(userInfo.substring(colon + 1));
+      }
+    }
+    return out;
   }
 
   /** The first 512 characters of a stripped body, for logs and exceptions only. */

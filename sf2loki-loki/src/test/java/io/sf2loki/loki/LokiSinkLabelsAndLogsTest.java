@@ -7,6 +7,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -21,12 +22,14 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.model.Batch;
 import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.pipeline.Pipeline;
 import io.sf2loki.core.pipeline.PipelineSettings;
+import io.sf2loki.core.spi.RetryableSinkException;
 import io.sf2loki.core.testing.InMemoryCheckpointStore;
 import io.sf2loki.core.testing.ListSource;
 import io.sf2loki.core.time.FakeTime;
@@ -285,5 +288,47 @@ class LokiSinkLabelsAndLogsTest {
     for (ILoggingEvent e : loud) {
       assertThat(rendered(e)).doesNotContain(secret).doesNotContain("POISON");
     }
+  }
+
+  @Test
+  @DisplayName(
+      "OBS-34: a failed push's ERROR masks the auth token, the URL's basic-auth password and an"
+          + " echoed Authorization header in the response body")
+  void obs34_failureLogMasksLokiSecrets() throws Exception {
+    String token = "l0ki-t0ken-s3cret";
+    URI url = URI.create("http://svc:pa55word@localhost:" + wm.port() + PATH);
+    wm.stubFor(
+        post(PATH)
+            .willReturn(
+                aResponse()
+                    .withStatus(503)
+                    .withBody(
+                        "upstream refused http://svc:pa55word@loki.example token "
+                            + token
+                            + "\nAuthorization: Basic c3ZjOnBhNTV3b3Jk")));
+    sink =
+        new LokiHttpSink(
+            LokiSinkSettings.of(url, "1.2.3").withAuth(null, token),
+            metrics,
+            time.sleeper(),
+            new Random(3));
+    Map<String, String> labels = Map.of("source", "eventlogfile");
+    assertThatThrownBy(() -> sink.push(new Batch(List.of(entry(labels, "x", "c1"))), true))
+        .isInstanceOf(RetryableSinkException.class);
+    List<String> loud =
+        logs.list.stream()
+            .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+            .map(LokiSinkLabelsAndLogsTest::rendered)
+            .toList();
+    assertThat(loud)
+        .singleElement()
+        .satisfies(
+            l ->
+                assertThat(l)
+                    .contains("body=upstream refused http://***@loki.example token ***")
+                    .contains("Authorization: Basic ***")
+                    .doesNotContain("pa55word")
+                    .doesNotContain(token)
+                    .doesNotContain("c3ZjOnBhNTV3b3Jk"));
   }
 }

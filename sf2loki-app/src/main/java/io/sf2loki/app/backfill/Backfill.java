@@ -346,8 +346,11 @@ public final class Backfill {
     }
   }
 
+  /**
+   * One WARN log line: the command's logs already go to stderr (BF-14), so a second copy printed
+   * there would show the warning twice.
+   */
   private void warn(String message) {
     log.atWarn().log(message);
-    err.println("sf2loki: warning: " + message);
   }
 }

@@ -266,10 +266,7 @@ final class ConfigBinder {
               + " https://yourdomain.my.salesforce.com), not "
               + loginUrl);
     }
-    Duration tokenTtl = s.duration(SalesforceKeys.TOKEN_TTL);
-    if (tokenTtl.compareTo(Duration.ofMinutes(5)) < 0) {
-      s.problem("token_ttl", "must be at least 5m");
-    }
+    Duration tokenTtl = s.duration(SalesforceKeys.TOKEN_TTL); // ≥ 5m: its definition's bound
     Section l = s.section("limits", LIMITS_KEYS);
     SalesforceConfig.Limits limits =
         new SalesforceConfig.Limits(

@@ -410,9 +410,25 @@ final class Section {
 
   /** The duration of {@code d}; "greater than zero" when the definition says so (CFG-6). */
   Duration duration(Setting d) {
-    return d.positive()
-        ? positiveDuration(d.key(), d.durationDefault())
-        : duration(d.key(), d.durationDefault());
+    Duration v =
+        d.positive()
+            ? positiveDuration(d.key(), d.durationDefault())
+            : duration(d.key(), d.durationDefault());
+    Double min = d.min();
+    if (min != null && min > 0 && has(d.key())) {
+      Duration least = Duration.ofMillis(Math.round(min * 1000));
+      if (v.compareTo(least) < 0) {
+        problem(
+            d.key(),
+            "must be at least "
+                + SettingText.duration(least)
+                + " (got "
+                + SettingText.duration(v)
+                + ")");
+        return d.durationDefault();
+      }
+    }
+    return v;
   }
 
   List<String> stringList(Setting d) {

@@ -2,14 +2,19 @@ package io.sf2loki.app.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.sf2loki.sim.elf.GeneratedLogFile;
 import io.sf2loki.sim.org.SimEndpoint;
 import java.nio.file.Files;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** {@code sf2loki backfill} against the simulated org and Loki receiver (issue 16 acceptance). */
 class BackfillSimulatorTest {
@@ -131,6 +136,39 @@ class BackfillSimulatorTest {
       assertThat(again.exit()).isZero();
       assertThat(again.out()).contains("files=0 rows_pushed=0");
       assertThat(s.sf.receiver().requestCount()).isEqualTo(requests);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "BF-3: an old --since warns once per reason (beyond ELF retention; Loki's 168 h), as one WARN"
+          + " log line and no second copy printed to stderr")
+  void bf3_oldRangeWarnsOnce() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(Backfill.class);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    logger.addAppender(logs);
+    try (BackfillScenario s = new BackfillScenario(5, "")) {
+      BackfillRequest old =
+          BackfillRequest.parse(
+              s.today.minusDays(40).toString(),
+              s.today.minusDays(38).toString(),
+              null,
+              "Daily",
+              false,
+              2,
+              null,
+              true,
+              0,
+              Instant.now());
+      BackfillScenario.Result r = s.run(old);
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.err()).doesNotContain("more than 30 days").doesNotContain("168 h");
+      List<String> warnings = logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+      assertThat(warnings).filteredOn(m -> m.contains("more than 30 days ago")).hasSize(1);
+      assertThat(warnings).filteredOn(m -> m.contains("older than 168 h")).hasSize(1);
+    } finally {
+      logger.detachAppender(logs);
     }
   }
 }

@@ -373,14 +373,19 @@ class ConfigLoaderTest {
   @Test
   @DisplayName(
       "SINK-3: sink.loki.request_timeout defaults to 30 s, binds a configured value and must be"
-          + " greater than zero")
+          + " at least 1 s (0s and 500ms refused with the dotted path)")
   void sink3_requestTimeout() {
     assertThat(load(dir, MINIMAL).loki().push().requestTimeout()).isEqualTo(Duration.ofSeconds(30));
     String five = MINIMAL.replace("url: http", "request_timeout: 5s\n    url: http");
     assertThat(load(dir, five).loki().push().requestTimeout()).isEqualTo(Duration.ofSeconds(5));
+    String one = MINIMAL.replace("url: http", "request_timeout: 1s\n    url: http");
+    assertThat(load(dir, one).loki().push().requestTimeout()).isEqualTo(Duration.ofSeconds(1));
     String zero = MINIMAL.replace("url: http", "request_timeout: 0s\n    url: http");
     assertThatThrownBy(() -> load(dir, zero))
-        .hasMessageContaining("sink.loki.request_timeout: must be greater than zero");
+        .hasMessageContaining("sink.loki.request_timeout: must be at least 1s (got 0s)");
+    String half = MINIMAL.replace("url: http", "request_timeout: 500ms\n    url: http");
+    assertThatThrownBy(() -> load(dir, half))
+        .hasMessageContaining("sink.loki.request_timeout: must be at least 1s (got 500ms)");
   }
 
   @Test

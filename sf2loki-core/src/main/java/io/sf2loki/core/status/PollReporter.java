@@ -53,6 +53,14 @@ public interface PollReporter {
     return PATTERNS.forLog(message);
   }
 
+  /**
+   * {@code error} as a failure log's exception may show it (SPEC OBS-34): {@link
+   * Redaction#forLog(Throwable)} with the same secrets as {@link #redact(String)}; null for null.
+   */
+  default Throwable redactError(Throwable error) {
+    return PATTERNS.forLog(error);
+  }
+
   /** A due poll made no call because the API reserve paused the polling sources (OBS-21). */
   void paused(String sourceId);
 

@@ -1,7 +1,9 @@
 package io.sf2loki.core.status;
 
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -76,5 +78,40 @@ public final class Redaction {
     s = BEARER.matcher(s).replaceAll("$1 " + MASK);
     s = PARAM.matcher(s).replaceAll("$1$2" + MASK);
     return SPACE.matcher(s).replaceAll(" ").strip();
+  }
+
+  /**
+   * {@code error} as a log event's exception may show it (SPEC OBS-34): a {@link RedactedException}
+   * per link of the cause chain (at most {@value #MAX_CAUSES}), each with the original class name
+   * and {@link #forLog(String)} of its message, and the original stack trace; null for null.
+   */
+  public Throwable forLog(Throwable error) {
+    return error == null ? null : copy(error, 0, new IdentityHashMap<>());
+  }
+
+  private static final int MAX_CAUSES = 8;
+
+  private RedactedException copy(Throwable t, int depth, Map<Throwable, Boolean> seen) {
+    seen.put(t, Boolean.TRUE);
+    Throwable c = t.getCause();
+    RedactedException cause =
+        c == null || depth + 1 >= MAX_CAUSES || seen.containsKey(c)
+            ? null
+            : copy(c, depth + 1, seen);
+    String msg = t.getMessage() == null ? "" : ": " + forLog(t.getMessage());
+    return new RedactedException(t.getClass().getName() + msg, t.getStackTrace(), cause);
+  }
+
+  /**
+   * A logged exception's redacted stand-in: its message is the original class name and the redacted
+   * message ({@link #forLog(Throwable)}).
+   */
+  public static final class RedactedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    RedactedException(String message, StackTraceElement[] trace, RedactedException cause) {
+      super(message, cause, false, true);
+      setStackTrace(trace);
+    }
   }
 }

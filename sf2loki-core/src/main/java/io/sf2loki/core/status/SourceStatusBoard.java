@@ -114,6 +114,12 @@ public final class SourceStatusBoard implements PollReporter, CommitListener {
     return redaction.forLog(message);
   }
 
+  /** Masks the configuration's secrets in a logged exception's cause chain (OBS-34). */
+  @Override
+  public Throwable redactError(Throwable error) {
+    return redaction.forLog(error);
+  }
+
   @Override
   public void paused(String sourceId) {
     poll(sourceId, Kind.PAUSED, "");

@@ -122,4 +122,23 @@ class SourceStatusBoardTest {
         .contains("token=***")
         .doesNotContain("abc.def");
   }
+
+  @Test
+  @DisplayName(
+      "OBS-34: redactError() copies an exception's cause chain for a log event: class names and"
+          + " stack traces kept, every message redacted; null stays null")
+  void obs34_redactErrorChain() {
+    Exception root = new java.io.IOException("echo s3cr3t-value\nAuthorization: Bearer abc");
+    IllegalStateException top = new IllegalStateException("GET https://u:pw@host/x", root);
+    Throwable r = board.redactError(top);
+    assertThat(r).isInstanceOf(Redaction.RedactedException.class);
+    assertThat(r.getMessage()).isEqualTo("java.lang.IllegalStateException: GET https://***@host/x");
+    assertThat(r.getStackTrace()).isEqualTo(top.getStackTrace());
+    assertThat(r.getCause().getMessage())
+        .isEqualTo("java.io.IOException: echo *** Authorization: Bearer ***");
+    assertThat(r.getCause().getCause()).isNull();
+    assertThat(board.redactError(null)).isNull();
+    assertThat(PollReporter.NONE.redactError(new RuntimeException()).getMessage())
+        .isEqualTo("java.lang.RuntimeException");
+  }
 }

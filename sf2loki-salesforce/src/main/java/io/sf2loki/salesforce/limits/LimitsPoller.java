@@ -2,6 +2,7 @@ package io.sf2loki.salesforce.limits;
 
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.rest.SalesforceException;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * sf2loki_salesforce_limit_remaining{limit_name}} for every top-level limit ({@link OrgLimits}) and
  * then feeds {@code DailyApiRequests} to the {@link ApiReserve} (OBS-21), if one is configured. A
  * failed poll (error status, non-JSON or non-object 2xx, missing fields) counts {@code
- * sf2loki_salesforce_limits_poll_errors}, logs WARN and leaves the reserve as it was; the poller
- * never dies of it. Runs on its owner's thread ({@code run}); not thread-safe otherwise.
+ * sf2loki_salesforce_limits_poll_errors}, logs WARN (error redacted, OBS-34) and leaves the reserve
+ * as it was; the poller never dies of it. Runs on its owner's thread ({@code run}); not thread-safe
+ * otherwise.
  */
 public final class LimitsPoller {
   private static final Logger log = LoggerFactory.getLogger(LimitsPoller.class);
@@ -44,6 +46,7 @@ public final class LimitsPoller {
   private final Sf2lokiMetrics metrics;
   private final Optional<ApiReserve> reserve;
   private final Sleeper sleeper;
+  private volatile PollReporter redactor = PollReporter.NONE;
 
   /**
    * @param api the Limits call
@@ -66,6 +69,17 @@ public final class LimitsPoller {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.reserve = Objects.requireNonNull(reserve, "reserve");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+  }
+
+  /**
+   * Masks secrets in the failure WARN as {@code r} does (SPEC OBS-34); without it only
+   * credential-looking parts are masked. Call before {@link #run}.
+   *
+   * @return this
+   */
+  public LimitsPoller reportTo(PollReporter r) {
+    this.redactor = Objects.requireNonNull(r, "reporter");
+    return this;
   }
 
   /**
@@ -126,7 +140,7 @@ public final class LimitsPoller {
     log.atWarn()
         .addKeyValue("error_kind", kind)
         .addKeyValue("status", status)
-        .addKeyValue("error", message)
+        .addKeyValue("error", redactor.redact(message))
         .log("salesforce limits poll failed");
   }
 }

@@ -3,6 +3,8 @@ package io.sf2loki.salesforce.pubsub;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
@@ -48,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * {@code "*"} it never ends on its own (PS-21). On stop every reader's stop fires, the bridge is
  * closed (its charges released, PIPE-21) and {@link #run} returns after every thread finished.
  */
-public final class PubSubSource implements Source {
+public final class PubSubSource implements Source, ReportsPolls {
   private static final Logger log = LoggerFactory.getLogger(PubSubSource.class);
 
   /** The source name, also the {@code source} label value. */
@@ -124,6 +126,7 @@ public final class PubSubSource implements Source {
   private final TimeSource time;
   private final DoubleSupplier random;
   private final PubSubBridge bridge;
+  private volatile PollReporter redactor = PollReporter.NONE;
 
   private final Map<String, Reader> readers = new ConcurrentHashMap<>();
   private final AtomicReference<Throwable> fatal = new AtomicReference<>();
@@ -189,6 +192,20 @@ public final class PubSubSource implements Source {
     this.time = Objects.requireNonNull(time, "time");
     this.random = Objects.requireNonNull(random, "random");
     this.bridge = new PubSubBridge(settings.bridgeMaxBytes());
+  }
+
+  /**
+   * Masks secrets in the reader and discovery failure logs as {@code r} does (SPEC OBS-34); without
+   * it only credential-looking parts are masked. The daemon sets its status board here, as for
+   * every {@link ReportsPolls} source (the readers report their polls through {@link
+   * TopicReaders}). Call before {@link #run}.
+   *
+   * @return this
+   */
+  @Override
+  public PubSubSource reportTo(PollReporter r) {
+    this.redactor = Objects.requireNonNull(r, "reporter");
+    return this;
   }
 
   @Override
@@ -309,8 +326,8 @@ public final class PubSubSource implements Source {
         log.atError()
             .addKeyValue("source", NAME)
             .addKeyValue("topic", r.topic)
-            .addKeyValue("error", describe(e))
-            .setCause(e)
+            .addKeyValue("error", redactor.redact(describe(e)))
+            .setCause(redactor.redactError(e))
             .log("pubsub topic reader failed; restarting");
       } catch (Throwable t) {
         fatal.compareAndSet(null, t);
@@ -387,7 +404,7 @@ public final class PubSubSource implements Source {
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
-        lastError = describe(e);
+        lastError = redactor.redact(describe(e));
         log.atWarn()
             .addKeyValue("source", NAME)
             .addKeyValue("attempt", attempt)

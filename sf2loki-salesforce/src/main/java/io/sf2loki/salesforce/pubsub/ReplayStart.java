@@ -6,6 +6,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateException;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.Backoff;
 import io.sf2loki.core.time.StopSignal;
 import java.util.Base64;
@@ -72,6 +73,18 @@ public final class ReplayStart {
    */
   public Optional<Stored> load(String topic, Backoff backoff, StopSignal stop)
       throws InterruptedException {
+    return load(topic, backoff, stop, PollReporter.NONE);
+  }
+
+  /**
+   * {@link #load(String, Backoff, StopSignal)} whose store-failure WARN shows the error masked as
+   * {@code redactor} masks it (SPEC OBS-34).
+   *
+   * @throws InterruptedException if interrupted
+   */
+  public Optional<Stored> load(
+      String topic, Backoff backoff, StopSignal stop, PollReporter redactor)
+      throws InterruptedException {
     String key = PubSubTopics.checkpointKey(topic);
     while (!stop.isStopped()) {
       Optional<String> raw;
@@ -81,7 +94,7 @@ public final class ReplayStart {
         log.atWarn()
             .addKeyValue("topic", topic)
             .addKeyValue("key", key)
-            .addKeyValue("error", e.getMessage())
+            .addKeyValue("error", redactor.redact(e.getMessage()))
             .log("pubsub checkpoint load failed; retrying");
         if (!backoff.pause(stop)) {
           return Optional.empty();

@@ -152,7 +152,7 @@ public final class TopicReader {
   public void run() throws InterruptedException {
     stop.onStop(hook::fire);
     try {
-      Optional<ReplayStart.Stored> stored = replayStart.load(topic, backoff, stop);
+      Optional<ReplayStart.Stored> stored = replayStart.load(topic, backoff, stop, reporter);
       if (stored.isEmpty()) {
         return;
       }

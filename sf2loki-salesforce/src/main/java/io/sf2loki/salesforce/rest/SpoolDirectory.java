@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.rest;
 
+import io.sf2loki.core.status.Redaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -15,18 +16,27 @@ import org.slf4j.LoggerFactory;
 /**
  * The per-process spool directory of ELF-16: {@code <parent>/sf2loki-spool-<pid>}, created on first
  * use and deleted (with its content) by {@link #close()}. {@link #deleteStale()} removes the
- * directories of processes that are no longer running. Thread-safe.
+ * directories of processes that are no longer running. Failure logs mask credential-looking parts
+ * of the error (SPEC OBS-34). Thread-safe.
  */
 public final class SpoolDirectory implements AutoCloseable {
   /** Directory name prefix; the suffix is the owning process id. */
   public static final String PREFIX = "sf2loki-spool-";
 
   private static final Logger log = LoggerFactory.getLogger(SpoolDirectory.class);
+  private static final Redaction REDACTION = Redaction.patternsOnly();
+
+  /** Deletes a directory tree; a seam for tests. */
+  @FunctionalInterface
+  interface TreeDeleter {
+    void delete(Path root) throws IOException;
+  }
 
   private final Path parent;
   private final long pid;
   private final LongPredicate isAlive;
   private final Path directory;
+  private final TreeDeleter deleter;
 
   /**
    * @param parent the temporary directory that holds spool directories
@@ -34,10 +44,15 @@ public final class SpoolDirectory implements AutoCloseable {
    * @param isAlive whether a process id belongs to a running process
    */
   public SpoolDirectory(Path parent, long pid, LongPredicate isAlive) {
+    this(parent, pid, isAlive, SpoolDirectory::deleteTree);
+  }
+
+  SpoolDirectory(Path parent, long pid, LongPredicate isAlive, TreeDeleter deleter) {
     this.parent = Objects.requireNonNull(parent, "parent");
     this.pid = pid;
     this.isAlive = Objects.requireNonNull(isAlive, "isAlive");
     this.directory = parent.resolve(PREFIX + pid);
+    this.deleter = Objects.requireNonNull(deleter, "deleter");
   }
 
   /**
@@ -90,20 +105,20 @@ public final class SpoolDirectory implements AutoCloseable {
           continue;
         }
         try {
-          deleteTree(p);
+          deleter.delete(p);
           deleted++;
           log.atInfo().addKeyValue("path", p).log("deleted stale spool directory");
         } catch (IOException | UncheckedIOException e) {
           log.atWarn()
               .addKeyValue("path", p)
-              .addKeyValue("error", e.toString())
+              .addKeyValue("error", REDACTION.forLog(e.toString()))
               .log("cannot delete stale spool directory");
         }
       }
     } catch (IOException e) {
       log.atWarn()
           .addKeyValue("path", parent)
-          .addKeyValue("error", e.toString())
+          .addKeyValue("error", REDACTION.forLog(e.toString()))
           .log("cannot list spool directories");
     }
     return deleted;
@@ -113,11 +128,11 @@ public final class SpoolDirectory implements AutoCloseable {
   @Override
   public void close() {
     try {
-      deleteTree(directory);
+      deleter.delete(directory);
     } catch (IOException | UncheckedIOException e) {
       log.atWarn()
           .addKeyValue("path", directory)
-          .addKeyValue("error", e.toString())
+          .addKeyValue("error", REDACTION.forLog(e.toString()))
           .log("cannot delete spool directory");
     }
   }

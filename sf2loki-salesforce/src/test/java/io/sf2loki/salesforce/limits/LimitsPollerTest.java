@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.status.Redaction;
+import io.sf2loki.core.status.SourceStatusBoard;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.rest.MalformedResponseException;
 import io.sf2loki.salesforce.rest.RestTestSupport;
 import io.sf2loki.salesforce.rest.SalesforceException;
 import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.testing.LogRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -156,5 +159,35 @@ class LimitsPollerTest {
     poller(api, Optional.empty()).run(stop);
     assertThat(api.calls).hasSize(1);
     assertThat(time.sleeps()).isEmpty(); // stopped before the first wait
+  }
+
+  @Test
+  @DisplayName(
+      "OBS-34: a failed poll's WARN shows the error with the reporter's secret and an echoed"
+          + " Authorization header masked")
+  void obs34_pollFailureLogMasksSecrets() throws Exception {
+    Script api =
+        new Script(
+            new Failure(
+                new SoqlException(
+                    "HTTP 500: echo s3cr3t-lim; Authorization: Bearer 00Dxx!tok3n",
+                    500,
+                    null,
+                    null)));
+    LimitsPoller p =
+        poller(api, Optional.empty())
+            .reportTo(new SourceStatusBoard(time.wall(), new Redaction(List.of("s3cr3t-lim"))));
+    try (LogRecorder logs = LogRecorder.of(LimitsPoller.class)) {
+      assertThat(p.pollOnce()).isEmpty();
+      assertThat(logs.failures())
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l)
+                      .startsWith("salesforce limits poll failed")
+                      .contains("error=HTTP 500: echo ***; Authorization: Bearer ***")
+                      .doesNotContain("s3cr3t-lim")
+                      .doesNotContain("tok3n"));
+    }
   }
 }

@@ -10,6 +10,8 @@ import ch.qos.logback.core.read.ListAppender;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.EntryEmitter;
+import io.sf2loki.core.status.Redaction;
+import io.sf2loki.core.status.SourceStatusBoard;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
@@ -20,6 +22,7 @@ import io.sf2loki.salesforce.pubsub.BridgeTestSupport.ProducingRunner;
 import io.sf2loki.salesforce.pubsub.PubSubSource.SObjectLister;
 import io.sf2loki.salesforce.pubsub.PubSubSource.TopicOwnership;
 import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.testing.LogRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -337,6 +340,55 @@ class PubSubSourceTest {
 
     stop.stop();
     assertEnded(done);
+  }
+
+  @Test
+  @DisplayName(
+      "OBS-34: a failing reader's ERROR (error field and logged exception chain) and failed"
+          + " discovery attempts mask the reporter's secret, access tokens and Bearer credentials")
+  void obs34_readerAndDiscoveryFailureLogsMaskSecrets() throws Exception {
+    String url = "https://acme.my.salesforce.com/services/data?access_token=00Dxx!tok3n";
+    AtomicInteger calls = new AtomicInteger();
+    IdleRunner idle = new IdleRunner();
+    TopicRunner runner =
+        (topic, bridge, s) -> {
+          if (calls.incrementAndGet() == 1) {
+            throw new IllegalStateException(
+                "call failed: " + url, new java.io.IOException("echo s3cr3t-ps"));
+          }
+          idle.run(topic, bridge, s);
+        };
+    ScriptedLister lister = new ScriptedLister();
+    for (int i = 0; i < 3; i++) {
+      lister.script.add(
+          new SoqlException(
+              "HTTP 401: s3cr3t-ps; Authorization: Bearer 00Dxx!tok3n", 401, null, null));
+    }
+    PubSubSource source =
+        source(List.of(LOGIN, "*"), t -> true, HOUR, 0, runner, lister, TopicOwnership.none())
+            .reportTo(new SourceStatusBoard(fake.wall(), new Redaction(List.of("s3cr3t-ps"))));
+    try (LogRecorder rec = LogRecorder.of(PubSubSource.class)) {
+      CompletableFuture<Throwable> done = start(source, new FakeLane(10, stop), stop);
+      assertThat(sleeper.awaitGate()).isEqualTo(HOUR); // the failed first pass is over
+      eventually(() -> idle.starts(LOGIN) == 1, "the reader restarted");
+      List<String> lines = rec.failures();
+      assertThat(lines).hasSize(5); // reader ERROR, 3 attempt WARNs, the pass ERROR
+      assertThat(lines)
+          .allSatisfy(l -> assertThat(l).doesNotContain("s3cr3t-ps").doesNotContain("tok3n"));
+      assertThat(lines)
+          .filteredOn(l -> l.startsWith("pubsub topic reader failed; restarting"))
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l)
+                      .contains("access_token=***")
+                      .contains("RedactedException: java.io.IOException: echo ***"));
+      assertThat(lines)
+          .filteredOn(l -> l.startsWith("pubsub topic discovery"))
+          .allSatisfy(l -> assertThat(l).contains("HTTP 401: ***; Authorization: Bearer ***"));
+      stop.stop();
+      assertEnded(done);
+    }
   }
 
   @Test

@@ -265,13 +265,14 @@ final class ReaderHarness implements AutoCloseable {
   static final class FakeStore implements CheckpointStore {
     final Map<String, String> values = new ConcurrentHashMap<>();
     final AtomicInteger transientFailures = new AtomicInteger();
+    volatile String failureMessage = "transient test failure";
     final AtomicInteger loads = new AtomicInteger();
 
     @Override
     public Optional<String> load(String key) {
       loads.incrementAndGet();
       if (transientFailures.getAndUpdate(v -> Math.max(0, v - 1)) > 0) {
-        throw new StateException("transient test failure");
+        throw new StateException(failureMessage);
       }
       return Optional.ofNullable(values.get(key));
     }

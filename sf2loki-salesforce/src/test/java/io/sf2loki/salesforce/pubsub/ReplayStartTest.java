@@ -9,11 +9,15 @@ import com.google.protobuf.ByteString;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.status.Redaction;
+import io.sf2loki.core.status.SourceStatusBoard;
 import io.sf2loki.core.time.Backoff;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.rest.RestTestSupport;
+import io.sf2loki.salesforce.testing.LogRecorder;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
@@ -137,5 +141,33 @@ class ReplayStartTest {
     stop.stop();
     assertThat(new ReplayStart(store, discarded, probe.metrics).load(TOPIC, backoff, stop))
         .isEqualTo(Optional.empty());
+  }
+
+  @Test
+  @DisplayName(
+      "OBS-34: a store failure's WARN shows the error with the reporter's secret, the URL"
+          + " user-info and a signature parameter masked")
+  void obs34_loadFailureLogMasksSecrets() throws Exception {
+    store.values.put("pubsub:" + TOPIC, ReaderHarness.b64(ID));
+    store.failureMessage =
+        "GET https://state:s3cr3t-st@s3.example/b/k?X-Amz-Signature=abcd1234 failed";
+    store.transientFailures.set(1);
+    SourceStatusBoard board =
+        new SourceStatusBoard(time.wall(), new Redaction(List.of("s3cr3t-st")));
+    try (LogRecorder logs = LogRecorder.of(ReplayStart.class)) {
+      assertThat(
+              new ReplayStart(store, discarded, probe.metrics)
+                  .load(TOPIC, backoff, new StopSignal(), board))
+          .contains(new ReplayStart.Present(ID));
+      assertThat(logs.failures())
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l)
+                      .startsWith("pubsub checkpoint load failed; retrying")
+                      .contains("error=GET https://***@s3.example/b/k?X-Amz-Signature=*** failed")
+                      .doesNotContain("s3cr3t-st")
+                      .doesNotContain("abcd1234"));
+    }
   }
 }

@@ -2,8 +2,11 @@ package io.sf2loki.salesforce.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.salesforce.testing.LogRecorder;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,5 +48,35 @@ class SpoolDirectoryTest {
     SpoolDirectory dir = SpoolDirectory.forCurrentProcess();
     assertThat(dir.directory().getFileName().toString())
         .isEqualTo("sf2loki-spool-" + ProcessHandle.current().pid());
+  }
+
+  @Test
+  @DisplayName(
+      "OBS-34: a failed stale-directory or own-directory delete logs its error with URL"
+          + " user-info and token parameters masked")
+  void obs34_deleteFailureLogMasksCredentials() throws Exception {
+    Files.createDirectories(tmp.resolve("sf2loki-spool-111"));
+    SpoolDirectory dir =
+        new SpoolDirectory(
+            tmp,
+            333,
+            pid -> false,
+            root -> {
+              throw new IOException(
+                  "mount https://svc:pa55word@nfs.example/x?token=tok3n refused " + root);
+            });
+    try (LogRecorder logs = LogRecorder.of(SpoolDirectory.class)) {
+      assertThat(dir.deleteStale()).isZero();
+      dir.close();
+      assertThat(logs.failures())
+          .hasSize(2)
+          .allSatisfy(
+              l ->
+                  assertThat(l)
+                      .contains(
+                          "error=java.io.IOException: mount https://***@nfs.example/x?token=***")
+                      .doesNotContain("pa55word")
+                      .doesNotContain("tok3n"));
+    }
   }
 }

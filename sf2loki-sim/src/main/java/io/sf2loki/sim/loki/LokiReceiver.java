@@ -8,18 +8,11 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -45,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>By default every stored entry and every request is kept for assertions; {@link
  * Builder#maxHistory(int)} bounds both for long runs ({@code sf2loki sim}), dropping the oldest.
  *
- * <p>{@code GET /ready} answers 200 {@code ready}. Thread-safe; {@link #close()} stops everything.
+ * <p>{@code GET /ready} answers 200 {@code ready}. What is stored and recorded lives in a {@link
+ * ReceiverStore}. Thread-safe; {@link #close()} stops everything.
  */
 public final class LokiReceiver implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LokiReceiver.class);
@@ -53,46 +47,23 @@ public final class LokiReceiver implements AutoCloseable {
   private final LoopbackServer server;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LokiFaultSchedule faults = new LokiFaultSchedule();
-  private final EntryRules rules;
-  private final int maxLabelNames;
   private final long maxBodyBytes;
-  private final Duration outOfOrderWindow;
   private final InstantSource clock;
-  private final boolean ingesterErrors;
-  private final int maxHistory;
-
-  private final Map<Map<String, String>, StreamStore> streams = new LinkedHashMap<>();
-  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
-  // with maxHistory: the stream of every retained entry, oldest first
-  private final Deque<StreamStore> arrivalOrder = new ArrayDeque<>();
-  private long requestCount;
-  private long acceptedEntries;
-  private long retainedEntries;
-  private long duplicatesDropped;
-  private long receivedEntries;
-
-  private static final class StreamStore {
-    final Deque<ReceivedEntry> entries = new ArrayDeque<>();
-    final Set<Key> keys = new HashSet<>();
-    Instant newest;
-  }
-
-  private record Key(Instant ts, String line) {}
+  private final ReceiverStore store;
 
   private LokiReceiver(Builder b) throws IOException {
-    this.rules =
+    EntryRules rules =
         new EntryRules(
             b.maxLineBytes,
             b.allowStructuredMetadata,
             b.rejectOlderThan,
             b.creationGracePeriod,
             faults);
-    this.maxLabelNames = b.maxLabelNames;
+    this.store =
+        new ReceiverStore(
+            rules, b.maxLabelNames, b.outOfOrderWindow, b.ingesterErrors, b.maxHistory);
     this.maxBodyBytes = b.maxBodyBytes;
-    this.outOfOrderWindow = b.outOfOrderWindow;
     this.clock = b.clock;
-    this.ingesterErrors = b.ingesterErrors;
-    this.maxHistory = b.maxHistory;
     this.server =
         new LoopbackServer(
             b.port,
@@ -138,64 +109,55 @@ public final class LokiReceiver implements AutoCloseable {
    * Push requests received (every status) since start or {@link #reset()}, including those no
    * longer kept by {@link Builder#maxHistory(int)}.
    */
-  public synchronized int requestCount() {
-    return (int) Math.min(Integer.MAX_VALUE, requestCount);
+  public int requestCount() {
+    return (int) Math.min(Integer.MAX_VALUE, store.requestCount());
   }
 
   /**
    * The push requests kept, in arrival order: every one, or the newest {@link
    * Builder#maxHistory(int)}.
    */
-  public synchronized List<RecordedRequest> requests() {
-    return List.copyOf(requests);
+  public List<RecordedRequest> requests() {
+    return store.requests();
   }
 
   /** The label sets of every stream holding at least one kept entry, in first-seen order. */
-  public synchronized List<Map<String, String>> streams() {
-    return streams.entrySet().stream()
-        .filter(e -> !e.getValue().entries.isEmpty())
-        .map(Map.Entry::getKey)
-        .toList();
+  public List<Map<String, String>> streams() {
+    return store.streams();
   }
 
   /**
    * Every kept entry (all, or the newest {@link Builder#maxHistory(int)}), in arrival order per
    * stream, streams in first-seen order.
    */
-  public synchronized List<ReceivedEntry> entries() {
-    return streams.values().stream().flatMap(s -> s.entries.stream()).toList();
+  public List<ReceivedEntry> entries() {
+    return store.entries();
   }
 
   /**
    * Stored entries of streams whose labels contain every {@code matchers} pair exactly (an empty
    * map matches all).
    */
-  public synchronized List<ReceivedEntry> entries(Map<String, String> matchers) {
-    List<ReceivedEntry> out = new ArrayList<>();
-    for (Map.Entry<Map<String, String>, StreamStore> e : streams.entrySet()) {
-      if (e.getKey().entrySet().containsAll(matchers.entrySet())) {
-        out.addAll(e.getValue().entries);
-      }
-    }
-    return out;
+  public List<ReceivedEntry> entries(Map<String, String> matchers) {
+    return store.entries(matchers);
   }
 
   /**
    * Number of entries stored (after duplicate collapse) since start or {@link #reset()}, including
    * those no longer kept by {@link Builder#maxHistory(int)}.
    */
-  public synchronized long totalEntries() {
-    return acceptedEntries;
+  public long totalEntries() {
+    return store.acceptedEntries();
   }
 
   /** Number of entries kept now ({@link #totalEntries()} without a history bound). */
-  public synchronized long retainedEntries() {
-    return retainedEntries;
+  public long retainedEntries() {
+    return store.retainedEntries();
   }
 
   /** Entries dropped as exact duplicates (same stream, nanosecond timestamp and line). */
-  public synchronized long duplicatesDropped() {
-    return duplicatesDropped;
+  public long duplicatesDropped() {
+    return store.duplicatesDropped();
   }
 
   /**
@@ -203,20 +165,13 @@ public final class LokiReceiver implements AutoCloseable {
    * duplicates, refused, or answered by a scheduled fault), since start or {@link #reset()}: the
    * push amplification is this over the rows shipped.
    */
-  public synchronized long receivedEntries() {
-    return receivedEntries;
+  public long receivedEntries() {
+    return store.receivedEntries();
   }
 
   /** Forgets stored entries and recorded requests (faults are kept). */
-  public synchronized void reset() {
-    streams.clear();
-    requests.clear();
-    arrivalOrder.clear();
-    requestCount = 0;
-    acceptedEntries = 0;
-    retainedEntries = 0;
-    duplicatesDropped = 0;
-    receivedEntries = 0;
+  public void reset() {
+    store.reset();
   }
 
   /** Stops the server and its handler threads. Idempotent. */
@@ -310,9 +265,7 @@ public final class LokiReceiver implements AutoCloseable {
       Optional<LokiFault> fault)
       throws IOException {
     ctx.entries = decoded.stream().mapToInt(st -> st.entries().size()).sum();
-    synchronized (this) {
-      receivedEntries += ctx.entries;
-    }
+    store.received(ctx.entries);
     if (fault.isPresent()) {
       LokiFault f = fault.get();
       respond(ctx, ex, headers, bodyLength, f.status(), f.body(), f.retryAfter());
@@ -330,15 +283,15 @@ public final class LokiReceiver implements AutoCloseable {
       return;
     }
     String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
-    List<String> errors = store(decoded, tenant == null ? "fake" : tenant);
-    if (errors.size() == 1 && errors.get(0).startsWith(INGESTER_PREFIX)) {
+    List<String> errors = store.store(decoded, tenant == null ? "fake" : tenant, clock.instant());
+    if (errors.size() == 1 && errors.get(0).startsWith(ReceiverStore.INGESTER_PREFIX)) {
       respond(
           ctx,
           ex,
           headers,
           bodyLength,
           400,
-          errors.get(0).substring(INGESTER_PREFIX.length()),
+          errors.get(0).substring(ReceiverStore.INGESTER_PREFIX.length()),
           null);
     } else if (errors.isEmpty()) {
       respond(ctx, ex, headers, bodyLength, 204, "", null);
@@ -352,103 +305,6 @@ public final class LokiReceiver implements AutoCloseable {
     return f >= 0 ? Math.min(f, maxBodyBytes) : maxBodyBytes;
   }
 
-  private static final String INGESTER_PREFIX = "\u0000ingester:";
-
-  /**
-   * Validates and stores; returns the validation error messages (empty = all accepted), or, when
-   * the ingester form is on and an out-of-order rejection happened, one message prefixed with
-   * {@link #INGESTER_PREFIX}: the last failing stream's ingester error (Loki's instance push keeps
-   * the last stream error).
-   */
-  private List<String> store(List<PushedStream> decoded, String tenant) {
-    List<String> errors = new ArrayList<>();
-    String ingesterError = null;
-    Instant now = clock.instant();
-    synchronized (this) {
-      for (PushedStream s : decoded) {
-        Map<String, String> labels;
-        try {
-          labels = LokiLabels.parse(s.labels());
-        } catch (LokiLabels.LabelParseException e) {
-          errors.add("error parsing labels '" + s.labels() + "' with error: " + e.getMessage());
-          continue;
-        } catch (LokiLabels.DuplicateLabelException e) {
-          errors.add("stream '" + s.labels() + "' has duplicate label name: '" + e.name + "'");
-          continue;
-        }
-        if (labels.isEmpty()) {
-          errors.add("error at least one label pair is required per stream");
-          continue;
-        }
-        String rendered = LokiLabels.render(labels);
-        if (labels.size() > maxLabelNames) {
-          errors.add(LokiMessages.labelNames(rendered, labels.size(), maxLabelNames));
-          continue;
-        }
-        Map<String, String> key = Collections.unmodifiableMap(new TreeMap<>(labels));
-        List<String> ignored = new ArrayList<>();
-        int reachedIngester = 0;
-        for (PushedEntry e : s.entries()) {
-          String err = rules.validate(e, rendered, now);
-          if (err != null) {
-            errors.add(err);
-            continue;
-          }
-          reachedIngester++;
-          String behind = tooFarBehind(e, key);
-          if (behind != null) {
-            if (ingesterErrors) {
-              ignored.add(LokiMessages.ignoredLine(e.timestamp(), behind));
-            } else {
-              errors.add(behind);
-            }
-            continue;
-          }
-          StreamStore st = streams.computeIfAbsent(key, k -> new StreamStore());
-          if (!st.keys.add(new Key(e.timestamp(), e.line()))) {
-            duplicatesDropped++;
-            continue;
-          }
-          st.entries.add(new ReceivedEntry(key, e.timestamp(), e.line(), e.structuredMetadata()));
-          acceptedEntries++;
-          retainedEntries++;
-          if (maxHistory > 0) {
-            arrivalOrder.addLast(st);
-            while (retainedEntries > maxHistory) {
-              StreamStore oldest = arrivalOrder.pollFirst();
-              ReceivedEntry gone = oldest.entries.pollFirst();
-              oldest.keys.remove(new Key(gone.timestamp(), gone.line()));
-              retainedEntries--;
-            }
-          }
-          if (st.newest == null || e.timestamp().isAfter(st.newest)) {
-            st.newest = e.timestamp();
-          }
-        }
-        if (!ignored.isEmpty()) {
-          ingesterError = LokiMessages.ingesterError(ignored, tenant, reachedIngester, rendered);
-        }
-      }
-    }
-    return ingesterError != null ? List.of(INGESTER_PREFIX + ingesterError) : errors;
-  }
-
-  /** The chunk's out-of-order message when {@code e} is behind its stream's window, else null. */
-  private String tooFarBehind(PushedEntry e, Map<String, String> key) {
-    if (outOfOrderWindow == null) {
-      return null;
-    }
-    StreamStore st = streams.get(key);
-    if (st == null || st.newest == null) {
-      return null;
-    }
-    Instant oldest = st.newest.minus(outOfOrderWindow);
-    if (!e.timestamp().isBefore(oldest)) {
-      return null;
-    }
-    return LokiMessages.tooFarBehind(e.timestamp(), oldest);
-  }
-
   private void respond(
       Ctx ctx,
       HttpExchange ex,
@@ -458,22 +314,16 @@ public final class LokiReceiver implements AutoCloseable {
       String text,
       Duration retryAfter)
       throws IOException {
-    synchronized (this) {
-      requests.addLast(
-          new RecordedRequest(
-              Map.copyOf(headers),
-              bodyBytes,
-              status,
-              text,
-              ctx.arrived,
-              clock.instant(),
-              ctx.entries,
-              retryAfter == null ? Duration.ZERO : retryAfter));
-      requestCount++;
-      if (maxHistory > 0 && requests.size() > maxHistory) {
-        requests.pollFirst();
-      }
-    }
+    store.record(
+        new RecordedRequest(
+            Map.copyOf(headers),
+            bodyBytes,
+            status,
+            text,
+            ctx.arrived,
+            clock.instant(),
+            ctx.entries,
+            retryAfter == null ? Duration.ZERO : retryAfter));
     if (retryAfter != null) {
       ex.getResponseHeaders().set("Retry-After", Long.toString(retryAfter.toSeconds()));
     }

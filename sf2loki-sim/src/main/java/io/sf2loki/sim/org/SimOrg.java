@@ -1,13 +1,11 @@
 package io.sf2loki.sim.org;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.sf2loki.sim.elf.ElfRowGenerator;
 import io.sf2loki.sim.elf.GeneratedLogFile;
 import io.sf2loki.sim.http.LoopbackServer;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
@@ -16,8 +14,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Base64;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,12 +21,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +61,10 @@ import org.slf4j.LoggerFactory;
  * always writes its own {@code Date} header from the system clock, so the injected clock drives
  * token times, JWT expiry and token TTL but not that header.
  *
+ * <p>Parts: {@link OrgRouter} (routing, counters, faults, bearer check, downloads), {@link
+ * SimTokens}, {@link LogFileStore}, {@link IdentityEndpoints}, {@link QueryEndpoint}, {@link
+ * OpsEndpoints}, {@link ApexLogEndpoints} and {@link SimObjectStore}.
+ *
  * <p>Thread-safe. {@link #close()} stops the server and its handler threads.
  */
 public final class SimOrg implements AutoCloseable {
@@ -92,86 +88,69 @@ public final class SimOrg implements AutoCloseable {
           "EventLogFile",
           "LoginEventStream");
 
-  private static final Pattern LOGFILE =
-      Pattern.compile("^sobjects/EventLogFile/([0-9A-Za-z]{15,18})/LogFile$");
-
   private final String orgId;
   private final String apiVersion;
-  private final InstantSource clock;
-  private final Duration tokenTtl;
-  private final Duration maxFaultDelay;
-  private final long apiMax;
 
   private final LoopbackServer server;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final String baseUrl;
 
   private final FaultSchedule faults;
-  private final Map<SimEndpoint, AtomicLong> calls = new EnumMap<>(SimEndpoint.class);
   private final AtomicLong apiUsage = new AtomicLong();
+  private final SimTokens tokens;
+  private final LogFileStore files;
   private final OpsEndpoints ops;
-  private final SimResponses respond;
-  private final IdentityEndpoints identity;
-  private final QueryEndpoint queries;
-  private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
-  private final List<Runnable> revocationListeners =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final AtomicLong fileSeq = new AtomicLong();
-  private final Map<String, SimLogFile> files = new LinkedHashMap<>();
+  private final OrgRouter router;
   // eventlog_objects (OBJ, FEAT-18): queryable objects and Big Objects
   private final SimObjectStore objectStore;
-  private final ObjectQueryEndpoint objectQueries;
   private final ApexLogEndpoints apexLogs; // ApexLog Tooling endpoints (APX)
-
-  /** What to do after counting a call and applying its fault. */
-  private enum Next {
-    STOP,
-    GO,
-    TRUNCATE
-  }
 
   private SimOrg(Builder b) throws IOException {
     this.orgId = b.orgId;
     this.apiVersion = b.apiVersion;
-    this.clock = b.clock;
-    this.tokenTtl = b.tokenTtl;
-    this.maxFaultDelay = b.maxFaultDelay;
-    this.apiMax = b.apiMax;
     this.faults = new FaultSchedule(b.clock);
+    this.tokens = new SimTokens(b.orgId, b.clock, b.tokenTtl);
+    this.files = new LogFileStore(b.orgId);
     this.objectStore = new SimObjectStore(b.clock, b.apiVersion);
-    this.objectQueries = new ObjectQueryEndpoint(objectStore);
     JwtAssertionVerifier jwt =
         b.jwtKey == null
             ? null
             : new JwtAssertionVerifier(b.jwtKey, b.clientId, b.audiences, b.jwtSubject, b.clock);
-    for (SimEndpoint e : SimEndpoint.values()) {
-      calls.put(e, new AtomicLong());
-    }
     this.apexLogs = new ApexLogEndpoints(b.apiVersion, b.queryBatchSize, b.clock);
-    this.ops = new OpsEndpoints(apiUsage::get, apiMax); // doctor (DOC-2)
-    this.respond = new SimResponses(ops::limitInfo);
-    this.identity =
+    this.ops = new OpsEndpoints(apiUsage::get, b.apiMax); // doctor (DOC-2)
+    SimResponses respond = new SimResponses(ops::limitInfo);
+    IdentityEndpoints identity =
         new IdentityEndpoints(
             new IdentityEndpoints.Identity(b.orgId, b.userId, b.username, b.apiVersion),
             new IdentityEndpoints.Client(jwt, b.clientId, b.clientSecret),
             b.sobjects,
             b.clock,
             this::instanceUrl,
-            this::issueToken,
+            tokens::issue,
             respond);
-    this.queries =
+    QueryEndpoint queries =
         new QueryEndpoint(
             b.apiVersion,
             b.queryBatchSize,
             b.hourlyAvailable,
             b.errorEcho,
             b.secondError,
-            objectQueries,
-            this::matching,
+            new ObjectQueryEndpoint(objectStore),
+            files::matching,
             respond);
+    this.router =
+        new OrgRouter(
+            b.apiVersion,
+            new OrgRouter.Endpoints(identity, queries, ops, apexLogs, respond),
+            faults,
+            b.maxFaultDelay,
+            closed,
+            apiUsage,
+            tokens,
+            files);
     this.server =
         new LoopbackServer(
-            b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) this::handle));
+            b.port, b.handlerThreads, "sim-org-", Map.of("/", (HttpHandler) router::handle));
     this.baseUrl = "http://127.0.0.1:" + server.port();
     log.atInfo().addKeyValue("url", baseUrl).addKeyValue("org_id", orgId).log("sim org started");
   }
@@ -225,7 +204,7 @@ public final class SimOrg implements AutoCloseable {
 
   /** Requests received by {@code endpoint} so far (including faulted and unauthorised ones). */
   public long callCount(SimEndpoint endpoint) {
-    return endpoint == SimEndpoint.APEXLOG_BODY ? apexLogs.bodyCalls() : calls.get(endpoint).get();
+    return endpoint == SimEndpoint.APEXLOG_BODY ? apexLogs.bodyCalls() : router.callCount(endpoint);
   }
 
   /**
@@ -247,16 +226,14 @@ public final class SimOrg implements AutoCloseable {
    * server ends the streams opened with such a token).
    */
   public void expireAllTokens() {
-    tokens.clear();
-    revocationListeners.forEach(Runnable::run);
+    tokens.expireAll();
   }
 
   /**
    * Invalidates one access token (unknown tokens are ignored) and runs the revocation listeners.
    */
   public void expireToken(String token) {
-    tokens.remove(Objects.requireNonNull(token));
-    revocationListeners.forEach(Runnable::run);
+    tokens.expire(token);
   }
 
   /**
@@ -265,11 +242,7 @@ public final class SimOrg implements AutoCloseable {
    * the injected clock. Used by every data endpoint and by the simulated Pub/Sub API.
    */
   public boolean isTokenValid(String token) {
-    if (token == null) {
-      return false;
-    }
-    Instant issued = tokens.get(token);
-    return issued != null && (tokenTtl == null || clock.instant().isBefore(issued.plus(tokenTtl)));
+    return tokens.isValid(token);
   }
 
   /**
@@ -278,20 +251,12 @@ public final class SimOrg implements AutoCloseable {
    * fires no listener: callers re-check with {@link #isTokenValid(String)}.
    */
   public void onTokensRevoked(Runnable listener) {
-    revocationListeners.add(Objects.requireNonNull(listener));
+    tokens.onRevoked(listener);
   }
 
   /** Issues a valid access token without the OAuth flow (for tests of data calls). */
   public String issueToken() {
-    String token =
-        orgId.substring(0, 15)
-            + "!"
-            + Base64.getUrlEncoder()
-                .withoutPadding()
-                .encodeToString(
-                    java.util.UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
-    tokens.put(token, clock.instant());
-    return token;
+    return tokens.issue();
   }
 
   /**
@@ -306,24 +271,9 @@ public final class SimOrg implements AutoCloseable {
   }
 
   /** As {@link #addLogFile(String, String, Instant, Instant, byte[])} with any body. */
-  public synchronized String addLogFile(
+  public String addLogFile(
       String eventType, String interval, Instant logDate, Instant createdDate, LogFileBody body) {
-    String id = String.format(Locale.ROOT, "0AT%012dAAA", fileSeq.incrementAndGet());
-    int sequence = 0;
-    if (!"Daily".equals(interval)) {
-      sequence =
-          1
-              + (int)
-                  files.values().stream()
-                      .filter(
-                          f ->
-                              f.eventType().equals(eventType)
-                                  && f.interval().equals(interval)
-                                  && f.logDate().equals(logDate))
-                      .count();
-    }
-    files.put(id, new SimLogFile(id, eventType, interval, logDate, createdDate, sequence, body));
-    return id;
+    return files.add(eventType, interval, logDate, createdDate, body);
   }
 
   /**
@@ -340,19 +290,7 @@ public final class SimOrg implements AutoCloseable {
       Instant createdDate,
       long rows,
       long seed) {
-    Duration span = "Daily".equals(interval) ? Duration.ofDays(1) : Duration.ofHours(1);
-    Duration step = rows <= 0 ? Duration.ZERO : span.dividedBy(Math.max(rows, 1));
-    ElfRowGenerator gen =
-        ElfRowGenerator.builder(eventType)
-            .seed(seed)
-            .organizationId(orgId)
-            .start(logDate)
-            .step(step.isZero() ? Duration.ofMillis(1) : step)
-            .build();
-    GeneratedLogFile body = new GeneratedLogFile(gen, rows);
-    String id = addLogFile(eventType, interval, logDate, createdDate, body);
-    body.assignId(id);
-    return body;
+    return files.addGenerated(eventType, interval, logDate, createdDate, rows, seed);
   }
 
   /**
@@ -361,36 +299,23 @@ public final class SimOrg implements AutoCloseable {
    *
    * @throws IllegalArgumentException for an unknown id
    */
-  public synchronized void regenerateLogFile(String id, Instant createdDate, byte[] csv) {
-    SimLogFile f = files.get(id);
-    if (f == null) {
-      throw new IllegalArgumentException("unknown EventLogFile id " + id);
-    }
-    files.put(
-        id,
-        new SimLogFile(
-            id,
-            f.eventType(),
-            f.interval(),
-            f.logDate(),
-            createdDate,
-            f.sequence(),
-            LogFileBody.of(csv.clone())));
+  public void regenerateLogFile(String id, Instant createdDate, byte[] csv) {
+    files.regenerate(id, createdDate, csv);
   }
 
   /** Removes a file (the download then answers 404). */
-  public synchronized boolean removeLogFile(String id) {
-    return files.remove(id) != null;
+  public boolean removeLogFile(String id) {
+    return files.remove(id);
   }
 
   /** A snapshot of every file, in insertion order. */
-  public synchronized List<SimLogFile> logFiles() {
-    return List.copyOf(files.values());
+  public List<SimLogFile> logFiles() {
+    return files.all();
   }
 
   /** The file with this id. */
-  public synchronized Optional<SimLogFile> logFile(String id) {
-    return Optional.ofNullable(files.get(id));
+  public Optional<SimLogFile> logFile(String id) {
+    return files.get(id);
   }
 
   /** Adds an Apex TraceFlag expiring at {@code expiration} (doctor's traceflags row, DOC-2). */
@@ -434,168 +359,6 @@ public final class SimOrg implements AutoCloseable {
     }
     closed.countDown();
     server.close();
-  }
-
-  // ---------------------------------------------------------------- routing
-
-  private void handle(HttpExchange ex) throws IOException {
-    try (ex) {
-      route(ex);
-    } catch (IOException | RuntimeException e) {
-      log.atDebug().addKeyValue("path", ex.getRequestURI().getPath()).log("sim org exchange");
-      throw e;
-    }
-  }
-
-  private void route(HttpExchange ex) throws IOException {
-    String path = ex.getRequestURI().getPath();
-    String method = ex.getRequestMethod();
-    String dataPrefix = "/services/data/v" + apiVersion + "/";
-    if (path.equals("/services/oauth2/token")) {
-      if (count(ex, SimEndpoint.TOKEN, "POST", null) == Next.STOP) {
-        return;
-      }
-      identity.token(ex);
-    } else if (path.equals("/services/oauth2/userinfo")) {
-      if (count(ex, SimEndpoint.USERINFO, "GET", null) == Next.STOP || !authorised(ex)) {
-        return;
-      }
-      identity.userinfo(ex);
-    } else if (path.startsWith(dataPrefix)) {
-      String rest = path.substring(dataPrefix.length());
-      Matcher lf = LOGFILE.matcher(rest);
-      if (rest.equals("query") || rest.equals("query/")) {
-        if (count(ex, SimEndpoint.QUERY, "GET", null) == Next.STOP || !authorised(ex)) {
-          return;
-        }
-        queries.query(ex);
-      } else if (rest.startsWith("query/")) {
-        if (count(ex, SimEndpoint.QUERY_MORE, "GET", null) == Next.STOP || !authorised(ex)) {
-          return;
-        }
-        queries.queryMore(ex, rest.substring("query/".length()));
-      } else if (rest.equals("sobjects") || rest.equals("sobjects/")) {
-        if (count(ex, SimEndpoint.SOBJECTS, "GET", null) == Next.STOP || !authorised(ex)) {
-          return;
-        }
-        identity.describeGlobal(ex);
-      } else if (lf.matches()) {
-        Next next = count(ex, SimEndpoint.LOGFILE, "GET", lf.group(1));
-        if (next == Next.STOP || !authorised(ex)) {
-          return;
-        }
-        download(ex, lf.group(1), next == Next.TRUNCATE);
-      } else if (ops.handles(rest, ex.getRequestURI().getRawQuery())) { // DOC-2
-        apiUsage.incrementAndGet();
-        if (authorised(ex)) {
-          respond.limitHeader(ex);
-          ops.handle(ex, rest);
-        }
-      } else if (apexLogs.handles(rest)) { // ApexLog Tooling listing and bodies (APX)
-        apexLogs.count(rest);
-        apiUsage.incrementAndGet();
-        if (authorised(ex)) {
-          respond.limitHeader(ex);
-          apexLogs.handle(ex, rest);
-        }
-      } else {
-        respond.notFound(ex);
-      }
-    } else {
-      respond.notFound(ex);
-    }
-  }
-
-  /**
-   * Counts the call, checks the method and applies the next scheduled fault.
-   *
-   * @return whether (and how) normal processing should continue
-   */
-  private Next count(HttpExchange ex, SimEndpoint endpoint, String method, String fileId)
-      throws IOException {
-    calls.get(endpoint).incrementAndGet();
-    if (endpoint != SimEndpoint.TOKEN) {
-      apiUsage.incrementAndGet();
-    }
-    if (!ex.getRequestMethod().equalsIgnoreCase(method)) {
-      respond.sfError(
-          ex,
-          405,
-          "METHOD_NOT_ALLOWED",
-          "HTTP Method '" + ex.getRequestMethod() + "' not allowed. Allowed are " + method);
-      return Next.STOP;
-    }
-    Optional<Fault> fault = faults.next(endpoint, fileId);
-    if (fault.isEmpty()) {
-      return Next.GO;
-    }
-    Fault f = fault.get();
-    log.atDebug()
-        .addKeyValue("endpoint", endpoint.key())
-        .addKeyValue("fault", f.kind())
-        .log("sim org fault");
-    switch (f.kind()) {
-      case STATUS, SALESFORCE_ERROR -> {
-        if (endpoint == SimEndpoint.TOKEN) {
-          respond.oauthError(ex, f.status(), f.errorCode().toLowerCase(Locale.ROOT), f.message());
-        } else {
-          respond.sfError(ex, f.status(), f.errorCode(), f.message());
-        }
-        return Next.STOP;
-      }
-      case NON_JSON_200, MAINTENANCE_PAGE -> {
-        respond.send(
-            ex, 200, "text/html; charset=UTF-8", f.htmlPage().getBytes(StandardCharsets.UTF_8));
-        return Next.STOP;
-      }
-      case DELAY -> {
-        Duration d = f.delay().compareTo(maxFaultDelay) > 0 ? maxFaultDelay : f.delay();
-        try {
-          if (closed.await(d.toNanos(), TimeUnit.NANOSECONDS)) {
-            return Next.STOP;
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return Next.STOP;
-        }
-        return Next.GO;
-      }
-      case TRUNCATED_BODY -> {
-        return Next.TRUNCATE;
-      }
-    }
-    return Next.GO;
-  }
-
-  private boolean authorised(HttpExchange ex) throws IOException {
-    String auth = ex.getRequestHeaders().getFirst("Authorization");
-    if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      if (isTokenValid(auth.substring(7).strip())) {
-        return true;
-      }
-    }
-    respond.sfError(ex, 401, "INVALID_SESSION_ID", "Session expired or invalid");
-    return false;
-  }
-
-  // ---------------------------------------------------------------- download
-
-  private void download(HttpExchange ex, String id, boolean truncate) throws IOException {
-    SimLogFile f;
-    synchronized (this) {
-      f = files.get(id);
-    }
-    if (f == null) {
-      respond.notFound(ex);
-      return;
-    }
-    respond.limitHeader(ex);
-    LogFileResponse.send(ex, f, truncate);
-  }
-
-  /** The org's files that {@code q} selects, in insertion order. */
-  private synchronized List<SimLogFile> matching(EventLogFileQuery q) {
-    return files.values().stream().filter(q::matches).toList();
   }
 
   // ---------------------------------------------------------------- builder
