@@ -18,9 +18,11 @@ import io.sf2loki.salesforce.pubsub.PubSubCredentials;
 import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSource;
 import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
+import io.sf2loki.salesforce.pubsub.ReplayCommitTimes;
 import io.sf2loki.salesforce.pubsub.SchemaCache;
 import io.sf2loki.salesforce.pubsub.TopicReaders;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
+import io.sf2loki.salesforce.source.SourceContext;
 import io.sf2loki.sim.pubsub.SimPubSub;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -222,12 +224,11 @@ public final class PubSubEndToEnd {
               c.channel(),
               c.credentials(),
               c.schemas(),
-              store,
               c.discarded(),
+              new ReplayCommitTimes(TimeSource.system().wall()),
               c.undecodable(),
-              m,
-              TimeSource.system(),
-              InstantSource.system());
+              InstantSource.system(),
+              SourceContext.of(TimeSource.system(), c.cpu().executor(), m, store));
       PubSubSource source =
           new PubSubSource(
               PubSubSourceSettings.of(

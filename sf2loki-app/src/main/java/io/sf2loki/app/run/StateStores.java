@@ -15,6 +15,8 @@ import io.sf2loki.state.s3.S3Backend;
 import io.sf2loki.state.s3.S3StoreSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -23,13 +25,24 @@ final class StateStores {
   private StateStores() {}
 
   /**
-   * Validates what can be validated without I/O (CLI-4).
+   * Validates what can be validated without a network call or a write (CLI-4): the object store's
+   * endpoint, and that a file store's path is not a directory.
    *
    * @throws ConfigException naming the key
    */
   static void check(StateConfig c) {
     switch (c.store()) {
-      case FILE -> {}
+      case FILE -> {
+        Path path = c.file().path();
+        if (Files.isDirectory(path)) {
+          throw new ConfigException(
+              "state.file.path: "
+                  + path
+                  + " is a directory; give the path of the state file itself (e.g. "
+                  + path.resolve("state.json")
+                  + ")");
+        }
+      }
       case S3 -> s3(c.s3());
       case GCS -> gcs(c.gcs());
     }

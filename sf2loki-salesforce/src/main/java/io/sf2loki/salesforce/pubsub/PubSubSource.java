@@ -8,6 +8,7 @@ import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
 import io.sf2loki.salesforce.rest.MalformedResponseException;
 import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.source.SourceOwnership;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,32 +86,11 @@ public final class PubSubSource implements Source {
   }
 
   /**
-   * The org's run-time ownership registry as seen by this source (SRC-24). Built by the application
-   * per term; {@link #none()} when {@code allow_overlap} is set.
+   * The Pub/Sub name of the org's SRC-24 registry ({@link SourceOwnership}), kept for the callers
+   * that build one by hand (tests, benchmarks); the source takes any {@link SourceOwnership}.
    */
   @FunctionalInterface
-  public interface TopicOwnership {
-    /**
-     * Whether a discovered topic's category (SRC-22) is owned by an object or an explicit ELF type
-     * of the same org; such a topic is skipped (INFO once per term).
-     */
-    boolean ownedElsewhere(String topic);
-
-    /** A discovered topic got its reader: its category is now owned by Pub/Sub. */
-    default void claim(String topic) {}
-
-    /**
-     * The reader of a discovered topic has stopped and been joined (retired by PS-21, or the term
-     * ended): its category is released.
-     */
-    default void release(String topic) {}
-
-    /**
-     * The first discovery pass of the term finished, successfully or not, or the term stopped
-     * before it did (SRC-24: ELF discovery waits for this). Called at most once per source.
-     */
-    default void firstPassDone() {}
-
+  public interface TopicOwnership extends SourceOwnership {
     /** No registry: nothing is owned elsewhere. */
     static TopicOwnership none() {
       return topic -> false;
@@ -120,7 +100,7 @@ public final class PubSubSource implements Source {
   private final PubSubSourceSettings settings;
   private final TopicRunner runner;
   private final SObjectLister lister;
-  private final TopicOwnership ownership;
+  private final SourceOwnership ownership;
   private final TimeSource time;
   private final DoubleSupplier random;
   private final PubSubBridge bridge;
@@ -152,14 +132,14 @@ public final class PubSubSource implements Source {
   /**
    * Creates the source for one term, with uniform random jitter.
    *
-   * @see #PubSubSource(PubSubSourceSettings, TopicRunner, SObjectLister, TopicOwnership,
+   * @see #PubSubSource(PubSubSourceSettings, TopicRunner, SObjectLister, SourceOwnership,
    *     TimeSource, DoubleSupplier)
    */
   public PubSubSource(
       PubSubSourceSettings settings,
       TopicRunner runner,
       SObjectLister lister,
-      TopicOwnership ownership,
+      SourceOwnership ownership,
       TimeSource time) {
     this(settings, runner, lister, ownership, time, () -> ThreadLocalRandom.current().nextDouble());
   }
@@ -171,7 +151,7 @@ public final class PubSubSource implements Source {
    * @param settings the org's {@code sources.pubsub} orchestration settings
    * @param runner runs one topic's subscription until its stop fires (PS-2…PS-15)
    * @param lister lists the org's sObjects for discovery (PS-20); unused without {@code "*"}
-   * @param ownership the org's SRC-24 registry, or {@link TopicOwnership#none()}
+   * @param ownership the org's SRC-24 registry, or {@link SourceOwnership#none()}
    * @param time ticker (reader restart backoff reset) and stop-aware sleeper (every wait)
    * @param random uniform values in [0, 1) for jitter; called from several threads
    */
@@ -179,7 +159,7 @@ public final class PubSubSource implements Source {
       PubSubSourceSettings settings,
       TopicRunner runner,
       SObjectLister lister,
-      TopicOwnership ownership,
+      SourceOwnership ownership,
       TimeSource time,
       DoubleSupplier random) {
     this.settings = Objects.requireNonNull(settings, "settings");

@@ -40,7 +40,7 @@ class ReplayStartTest {
           RandomGenerator.of("L64X128MixRandom"));
 
   private ReplayStart.Stored load() throws InterruptedException {
-    return new ReplayStart(store, discarded, probe.metrics)
+    return new ReplayStart(store::load, discarded, probe.metrics)
         .load(TOPIC, backoff, new StopSignal())
         .orElseThrow();
   }
@@ -135,7 +135,7 @@ class ReplayStartTest {
     store.transientFailures.set(Integer.MAX_VALUE);
     StopSignal stop = new StopSignal();
     stop.stop();
-    assertThat(new ReplayStart(store, discarded, probe.metrics).load(TOPIC, backoff, stop))
+    assertThat(new ReplayStart(store::load, discarded, probe.metrics).load(TOPIC, backoff, stop))
         .isEqualTo(Optional.empty());
   }
 }
