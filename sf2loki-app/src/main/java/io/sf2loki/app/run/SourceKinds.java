@@ -45,15 +45,15 @@ final class SourceKinds {
     return List.of(
         new PubSubFactory(
             ps.enabled(), ps.channel(), ps.source(), ps.reader(), clients, wall, watch),
-        new EventLogFileFactory(
+        EventLogFileFactory.of(
             s.eventlogfile().enabled(),
             s.eventlogfile().settings().withFinite(finite),
             RowTransform.NONE),
-        new EventLogObjectsFactory(
+        EventLogObjectsFactory.of(
             s.eventlogObjects().enabled(),
             s.eventlogObjects().settings().withFinite(finite),
             RowTransform.NONE),
-        new ApexLogFactory(
+        ApexLogFactory.of(
             s.apexlog().enabled(),
             s.apexlog().settings().withFinite(finite),
             MetadataTransform.NONE));

@@ -3,7 +3,9 @@ package io.sf2loki.salesforce.source;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.spi.Source;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Builds the sources of one kind for one org (SPEC PIPE-20): one factory per source kind, living in
@@ -34,4 +36,15 @@ public interface SourceFactory extends AutoCloseable {
   /** Releases the process-lifetime parts; nothing by default. Never throws. */
   @Override
   default void close() {}
+
+  /**
+   * A kind with one source per term and no process-lifetime parts.
+   *
+   * @param enabled whether the kind reads anything; false builds no source
+   * @param build a fresh source for one term
+   */
+  static SourceFactory single(boolean enabled, Function<OrgTerm, Source> build) {
+    Objects.requireNonNull(build, "build");
+    return term -> enabled ? List.of(build.apply(term)) : List.of();
+  }
 }
