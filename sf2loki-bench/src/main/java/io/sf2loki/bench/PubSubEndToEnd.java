@@ -48,9 +48,9 @@ import java.util.Map;
  * <p>Setup: a {@link PubSubSimServer} in a separate JVM (so heap and RSS figures are the client's)
  * pre-publishes {@code --events} generated events (default 300,000) split over {@code --topics}
  * (default Login, API anomaly and the Account CDC topic). Each run then builds, as {@code
- * PubSubWiring} does, {@link TopicReaders} + a fresh {@link PubSubSource} (replay {@code EARLIEST},
- * {@code default_num_requested} {@code --num-requested} (100), bridge 128 MiB) over one process-
- * lifetime plaintext channel with the production {@link PubSubChannels} settings ({@code
+ * PubSubFactory} does, {@link TopicReaders} + a fresh {@link PubSubSource} (replay {@code
+ * EARLIEST}, {@code default_num_requested} {@code --num-requested} (100), bridge 128 MiB) over one
+ * process- lifetime plaintext channel with the production {@link PubSubChannels} settings ({@code
  * tls=false}), and runs it in the real {@link Pipeline} (SPEC default batching) into an in-process
  * sink that encodes protobuf + snappy on the CPU pool and discards ({@link EncodingSink}) — real
  * gRPC over Netty on loopback, real Avro decoding, shaping, lane, batching and encoding.
@@ -144,7 +144,7 @@ public final class PubSubEndToEnd {
   }
 
   /**
-   * The process-lifetime parts, built as {@code PubSubWiring} builds them: reader settings (SPEC
+   * The process-lifetime parts, built as {@code PubSubFactory} builds them: reader settings (SPEC
    * defaults, {@code EARLIEST}, the given {@code num_requested}), the schema cache over {@code
    * GetSchema}, the PS-15 and PS-6 registries.
    */
