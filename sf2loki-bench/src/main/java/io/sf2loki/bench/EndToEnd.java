@@ -17,6 +17,7 @@ import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSource;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -197,7 +198,9 @@ public final class EndToEnd {
             true);
     Source source =
         new EventLogFileSource(
-            settings, new MemoryRest(csv, files), store, m, TimeSource.system(), cpu.executor());
+            settings,
+            new MemoryRest(csv, files),
+            SourceContext.of(TimeSource.system(), cpu.executor(), m, store));
     Sink sink = sinkFactory.apply(cpu.executor());
     Pipeline p =
         new Pipeline(

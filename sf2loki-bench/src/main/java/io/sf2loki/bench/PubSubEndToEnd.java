@@ -18,9 +18,11 @@ import io.sf2loki.salesforce.pubsub.PubSubCredentials;
 import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSource;
 import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
+import io.sf2loki.salesforce.pubsub.ReplayCommitTimes;
 import io.sf2loki.salesforce.pubsub.SchemaCache;
 import io.sf2loki.salesforce.pubsub.TopicReaders;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
+import io.sf2loki.salesforce.source.SourceContext;
 import io.sf2loki.sim.pubsub.SimPubSub;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,9 +48,9 @@ import java.util.Map;
  * <p>Setup: a {@link PubSubSimServer} in a separate JVM (so heap and RSS figures are the client's)
  * pre-publishes {@code --events} generated events (default 300,000) split over {@code --topics}
  * (default Login, API anomaly and the Account CDC topic). Each run then builds, as {@code
- * PubSubWiring} does, {@link TopicReaders} + a fresh {@link PubSubSource} (replay {@code EARLIEST},
- * {@code default_num_requested} {@code --num-requested} (100), bridge 128 MiB) over one process-
- * lifetime plaintext channel with the production {@link PubSubChannels} settings ({@code
+ * PubSubFactory} does, {@link TopicReaders} + a fresh {@link PubSubSource} (replay {@code
+ * EARLIEST}, {@code default_num_requested} {@code --num-requested} (100), bridge 128 MiB) over one
+ * process- lifetime plaintext channel with the production {@link PubSubChannels} settings ({@code
  * tls=false}), and runs it in the real {@link Pipeline} (SPEC default batching) into an in-process
  * sink that encodes protobuf + snappy on the CPU pool and discards ({@link EncodingSink}) — real
  * gRPC over Netty on loopback, real Avro decoding, shaping, lane, batching and encoding.
@@ -142,7 +144,7 @@ public final class PubSubEndToEnd {
   }
 
   /**
-   * The process-lifetime parts, built as {@code PubSubWiring} builds them: reader settings (SPEC
+   * The process-lifetime parts, built as {@code PubSubFactory} builds them: reader settings (SPEC
    * defaults, {@code EARLIEST}, the given {@code num_requested}), the schema cache over {@code
    * GetSchema}, the PS-15 and PS-6 registries.
    */
@@ -222,12 +224,11 @@ public final class PubSubEndToEnd {
               c.channel(),
               c.credentials(),
               c.schemas(),
-              store,
               c.discarded(),
+              new ReplayCommitTimes(TimeSource.system().wall()),
               c.undecodable(),
-              m,
-              TimeSource.system(),
-              InstantSource.system());
+              InstantSource.system(),
+              SourceContext.of(TimeSource.system(), c.cpu().executor(), m, store));
       PubSubSource source =
           new PubSubSource(
               PubSubSourceSettings.of(

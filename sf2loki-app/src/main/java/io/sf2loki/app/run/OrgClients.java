@@ -11,6 +11,7 @@ import io.sf2loki.salesforce.rest.HttpSalesforceRest;
 import io.sf2loki.salesforce.rest.RestSettings;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
+import io.sf2loki.salesforce.source.SalesforceOrg;
 import java.net.http.HttpClient;
 import java.util.concurrent.ExecutorService;
 
@@ -57,6 +58,11 @@ final class OrgClients implements AutoCloseable {
   String probe(StopSignal stop) throws AuthException, InterruptedException {
     tokens.mint(stop);
     return orgIds.orgId(stop);
+  }
+
+  /** The clients as the source factories see them ({@link SalesforceOrg}). */
+  SalesforceOrg api() {
+    return new SalesforceOrg(rest, tokens, orgIds);
   }
 
   @Override

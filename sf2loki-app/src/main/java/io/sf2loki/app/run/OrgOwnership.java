@@ -4,7 +4,7 @@ import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.SourcesConfig;
 import io.sf2loki.core.overlap.OverlapGuard;
 import io.sf2loki.salesforce.objects.ObjectSettings;
-import io.sf2loki.salesforce.pubsub.PubSubSource;
+import io.sf2loki.salesforce.source.SourceOwnership;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * the term to finish (or fail, or the term to stop) before filtering. Under {@code allow_overlap}
  * nothing is owned elsewhere. Thread-safe.
  */
-final class OrgOwnership implements PubSubSource.TopicOwnership {
+final class OrgOwnership implements SourceOwnership {
   private static final Logger log = LoggerFactory.getLogger(OrgOwnership.class);
 
   /**
@@ -86,6 +86,11 @@ final class OrgOwnership implements PubSubSource.TopicOwnership {
   @Override
   public void firstPassDone() {
     firstPass.countDown();
+  }
+
+  @Override
+  public boolean elfTypeOwnedElsewhere(String eventType) {
+    return elfOwnedElsewhere().test(eventType);
   }
 
   /**

@@ -12,20 +12,33 @@ import io.sf2loki.state.gcs.GcsStoreSettings;
 import io.sf2loki.state.object.ObjectCheckpointStore;
 import io.sf2loki.state.object.StoreRetry;
 import io.sf2loki.state.s3.S3Backend;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Builds the configured checkpoint store (SPEC §1.3 {@code state}, STATE-3…STATE-14). */
 final class StateStores {
   private StateStores() {}
 
   /**
-   * Validates what can be validated without I/O (CLI-4): the binder checked the selected store's
-   * keys (bucket, endpoint) at load; a configuration built otherwise is checked here.
+   * Validates what can be validated without I/O (CLI-4): that a file store's path is not a
+   * directory; the binder checked the selected object store's keys (bucket, endpoint) at load, a
+   * configuration built otherwise is checked here.
    *
    * @throws ConfigException naming the key
    */
   static void check(StateConfig c) {
     switch (c.store()) {
-      case FILE -> {}
+      case FILE -> {
+        Path path = c.file().path();
+        if (Files.isDirectory(path)) {
+          throw new ConfigException(
+              "state.file.path: "
+                  + path
+                  + " is a directory; give the path of the state file itself (e.g. "
+                  + path.resolve("state.json")
+                  + ")");
+        }
+      }
       case S3 -> requireBucket("state.s3.bucket", c.s3().bucket());
       case GCS -> requireBucket("state.gcs.bucket", c.gcs().bucket());
     }

@@ -24,6 +24,7 @@ import io.sf2loki.salesforce.rest.HttpSalesforceRest;
 import io.sf2loki.salesforce.rest.MalformedQueryException;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
+import io.sf2loki.salesforce.source.SourceContext;
 import io.sf2loki.sim.org.ApexLogEndpoints;
 import io.sf2loki.sim.org.Fault;
 import io.sf2loki.sim.org.SimApexLog;
@@ -98,7 +99,10 @@ class ApexLogSimOrgTest {
   }
 
   private ApexLogSource source(ApexLogSettings s) {
-    return new ApexLogSource(s, ToolingApi.over(rest), store, metrics, TimeSource.system());
+    return new ApexLogSource(
+        s,
+        ToolingApi.over(rest),
+        SourceContext.of(TimeSource.system(), Runnable::run, metrics, store));
   }
 
   private static ApexLogSettings settings() {

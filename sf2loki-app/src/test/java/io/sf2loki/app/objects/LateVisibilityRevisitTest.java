@@ -14,6 +14,7 @@ import io.sf2loki.salesforce.apexlog.ApexLogSource;
 import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.ObjectSettings;
 import io.sf2loki.salesforce.revisit.RevisitSettings;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,9 +67,7 @@ class LateVisibilityRevisitTest {
     return new ApexLogSource(
         ApexLogSettings.defaults(List.of()).withRevisit(r),
         h.tooling,
-        h.store,
-        h.metrics,
-        h.time.timeSource());
+        SourceContext.of(h.time.timeSource(), Runnable::run, h.metrics, h.store));
   }
 
   /** One minute of data: 5 on-time rows per object and log, plus 2 late ones when asked. */

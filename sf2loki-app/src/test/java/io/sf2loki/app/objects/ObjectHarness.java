@@ -24,6 +24,7 @@ import io.sf2loki.salesforce.rest.SalesforceRest;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.Spool;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
+import io.sf2loki.salesforce.source.SourceContext;
 import io.sf2loki.sim.org.SimOrg;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -178,10 +179,7 @@ final class ObjectHarness implements AutoCloseable {
     return new EventLogObjectSource(
         new EventLogObjectsSettings(List.of(objects), List.of("UserId"), false),
         rest,
-        store,
-        metrics,
-        time.timeSource(),
-        cpu);
+        SourceContext.of(time.timeSource(), cpu, metrics, store));
   }
 
   /** Polls once; every accepted entry's token is committed at once. */

@@ -6,7 +6,6 @@ import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.TimestampParser;
-import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
@@ -19,6 +18,7 @@ import io.sf2loki.salesforce.revisit.Revisit;
 import io.sf2loki.salesforce.source.FailureStreak;
 import io.sf2loki.salesforce.source.PollGate;
 import io.sf2loki.salesforce.source.PollLoop;
+import io.sf2loki.salesforce.source.SourceContext;
 import io.sf2loki.salesforce.source.StoredCursors;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -82,13 +82,8 @@ public final class ApexLogSource implements Source, ReportsPolls {
   private boolean stalledLastPoll;
 
   /** Creates the source for one term, without transforms. */
-  public ApexLogSource(
-      ApexLogSettings settings,
-      ToolingApi api,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time) {
-    this(settings, api, store, metrics, time, MetadataTransform.NONE);
+  public ApexLogSource(ApexLogSettings settings, ToolingApi api, SourceContext context) {
+    this(settings, api, context, MetadataTransform.NONE);
   }
 
   /**
@@ -97,41 +92,24 @@ public final class ApexLogSource implements Source, ReportsPolls {
    * @param settings the org's {@code sources.apexlog} (defaulted and validated)
    * @param api Tooling queries, body downloads, server now ({@link
    *     ToolingApi#over(io.sf2loki.salesforce.rest.HttpSalesforceRest)})
-   * @param store checkpoint store, used read-only ({@link CheckpointStore#load}) for the key {@code
-   *     apexlog} (unprefixed; a multi-org wrapper prefixes, ORG-4)
-   * @param metrics the instance's metrics
-   * @param time wall clock (OBS-14 gauge), stop-aware sleeper (poll interval)
+   * @param context time — wall clock (OBS-14 gauge), ticker (revisit), stop-aware sleeper (poll
+   *     interval) —, metrics, the cursor {@code apexlog} (read-only, unprefixed; a multi-org host
+   *     prefixes, ORG-4) and the OBS-21 gate asked before each poll (a closed gate skips the poll
+   *     until the next interval; no query, no download, no cursor change); the CPU pool is unused
    * @param transform compiled {@code sources.apexlog.transforms} (metadata only), or {@link
    *     MetadataTransform#NONE}
    */
   public ApexLogSource(
       ApexLogSettings settings,
       ToolingApi api,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
+      SourceContext context,
       MetadataTransform transform) {
-    this(settings, api, store, metrics, time, transform, PollGate.OPEN);
-  }
-
-  /**
-   * As the constructor above, with the OBS-21 gate asked before each poll (a closed gate skips the
-   * poll until the next interval; no query, no download, no cursor change).
-   */
-  public ApexLogSource(
-      ApexLogSettings settings,
-      ToolingApi api,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      MetadataTransform transform,
-      PollGate gate) {
-    this.gate = Objects.requireNonNull(gate, "gate");
+    this.gate = context.gate();
     this.settings = Objects.requireNonNull(settings, "settings");
     this.api = Objects.requireNonNull(api, "api");
-    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.time = Objects.requireNonNull(time, "time");
+    this.cursors = context.stored();
+    this.metrics = context.metrics();
+    this.time = context.time();
     this.shipper =
         new LogShipper(settings, api, metrics, Objects.requireNonNull(transform, "transform"));
     this.revisit =

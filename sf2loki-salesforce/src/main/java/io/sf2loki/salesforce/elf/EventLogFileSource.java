@@ -2,7 +2,6 @@ package io.sf2loki.salesforce.elf;
 
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Lane;
-import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
@@ -10,17 +9,15 @@ import io.sf2loki.core.status.ReportsPolls;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.SalesforceRest;
-import io.sf2loki.salesforce.source.CpuOffload;
 import io.sf2loki.salesforce.source.PollGate;
 import io.sf2loki.salesforce.source.PollLoop;
-import io.sf2loki.salesforce.source.StoredCursors;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,19 +63,14 @@ public final class EventLogFileSource implements Source, ReportsPolls {
   private PollReporter reporter = PollReporter.NONE;
 
   /**
-   * Creates the source for one term, without transforms.
+   * Creates the source for one term, without transforms and without an ownership registry.
    *
-   * @see #EventLogFileSource(EventLogFileSettings, SalesforceRest, CheckpointStore, Sf2lokiMetrics,
-   *     TimeSource, Executor, RowTransform)
+   * @see #EventLogFileSource(EventLogFileSettings, SalesforceRest, SourceContext, RowTransform,
+   *     Predicate)
    */
   public EventLogFileSource(
-      EventLogFileSettings settings,
-      SalesforceRest rest,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      Executor cpuExecutor) {
-    this(settings, rest, store, metrics, time, cpuExecutor, RowTransform.NONE, name -> false);
+      EventLogFileSettings settings, SalesforceRest rest, SourceContext context) {
+    this(settings, rest, context, RowTransform.NONE, name -> false);
   }
 
   /**
@@ -86,12 +78,11 @@ public final class EventLogFileSource implements Source, ReportsPolls {
    *
    * @param settings the org's {@code sources.eventlogfile} (defaulted and validated)
    * @param rest REST access to the org (listing, downloads, server now)
-   * @param store checkpoint store, used read-only ({@link CheckpointStore#load}) for the cursors
-   *     {@code eventlogfile:<EventType>} (unprefixed; a multi-org wrapper prefixes, ORG-4)
-   * @param metrics the instance's metrics
-   * @param time wall clock (entry fallbacks, gauges), ticker (cycle time) and stop-aware sleeper
-   *     (poll interval)
-   * @param cpuExecutor the bounded platform-thread pool for CPU-bound work (PIPE-26)
+   * @param context time — wall clock (entry fallbacks, gauges), ticker (cycle time), stop-aware
+   *     sleeper (poll interval) —, the CPU pool (PIPE-26), metrics, the cursors {@code
+   *     eventlogfile:<EventType>} (read-only, unprefixed; a multi-org host prefixes, ORG-4) and the
+   *     OBS-21 gate asked before each cycle (a closed gate skips the cycle until the next interval;
+   *     no listing, no download, no cursor change)
    * @param transform compiled {@code sources.eventlogfile.transforms} (XF), or {@link
    *     RowTransform#NONE}
    * @param ownedElsewhere SRC-24 ownership check for discovered types: true when the EventType's
@@ -101,43 +92,14 @@ public final class EventLogFileSource implements Source, ReportsPolls {
   public EventLogFileSource(
       EventLogFileSettings settings,
       SalesforceRest rest,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      Executor cpuExecutor,
+      SourceContext context,
       RowTransform transform,
       Predicate<String> ownedElsewhere) {
-    this(
-        settings,
-        rest,
-        store,
-        metrics,
-        time,
-        cpuExecutor,
-        transform,
-        ownedElsewhere,
-        PollGate.OPEN);
-  }
-
-  /**
-   * As the constructor above, with the OBS-21 gate asked before each cycle (a closed gate skips the
-   * cycle until the next interval; no listing, no download, no cursor change).
-   */
-  public EventLogFileSource(
-      EventLogFileSettings settings,
-      SalesforceRest rest,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      Executor cpuExecutor,
-      RowTransform transform,
-      Predicate<String> ownedElsewhere,
-      PollGate gate) {
-    this.gate = Objects.requireNonNull(gate, "gate");
+    this.gate = context.gate();
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.time = Objects.requireNonNull(time, "time");
+    this.metrics = context.metrics();
+    this.time = context.time();
     ElfListing listing = new ElfListing(rest, settings);
     this.types =
         new ElfTypes(
@@ -150,15 +112,10 @@ public final class EventLogFileSource implements Source, ReportsPolls {
         new ElfTypeRun(
             settings,
             listing,
-            new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics),
+            context.stored(),
             metrics,
             time,
-            new ElfFileProcessor(
-                settings,
-                rest,
-                metrics,
-                time,
-                new CpuOffload(Objects.requireNonNull(cpuExecutor, "cpuExecutor"))));
+            new ElfFileProcessor(settings, rest, metrics, time, context.offload()));
   }
 
   @Override

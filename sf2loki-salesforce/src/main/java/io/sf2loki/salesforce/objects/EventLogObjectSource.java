@@ -5,7 +5,6 @@ import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
 import io.sf2loki.core.shape.TimestampParser;
-import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.status.PollReporter;
@@ -19,13 +18,13 @@ import io.sf2loki.salesforce.rest.SoqlThrottledException;
 import io.sf2loki.salesforce.revisit.Revisit;
 import io.sf2loki.salesforce.source.Jitter;
 import io.sf2loki.salesforce.source.PollGate;
+import io.sf2loki.salesforce.source.SourceContext;
 import io.sf2loki.salesforce.source.StoredCursors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,25 +80,12 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   /**
    * Creates the source for one term without transforms and with a fresh jitter generator.
    *
-   * @see #EventLogObjectSource(EventLogObjectsSettings, SalesforceRest, CheckpointStore,
-   *     Sf2lokiMetrics, TimeSource, Executor, RowTransform, RandomGenerator)
+   * @see #EventLogObjectSource(EventLogObjectsSettings, SalesforceRest, SourceContext,
+   *     RowTransform, RandomGenerator)
    */
   public EventLogObjectSource(
-      EventLogObjectsSettings settings,
-      SalesforceRest rest,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      Executor cpuExecutor) {
-    this(
-        settings,
-        rest,
-        store,
-        metrics,
-        time,
-        cpuExecutor,
-        RowTransform.NONE,
-        RandomGenerator.of("L64X128MixRandom"));
+      EventLogObjectsSettings settings, SalesforceRest rest, SourceContext context) {
+    this(settings, rest, context, RowTransform.NONE, RandomGenerator.of("L64X128MixRandom"));
   }
 
   /**
@@ -107,12 +93,11 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
    *
    * @param settings the org's {@code sources.eventlog_objects} (defaulted and validated)
    * @param rest REST access (queries, server now)
-   * @param store checkpoint store, read-only ({@link CheckpointStore#load}) for the keys {@code
-   *     eventlog_objects:<Object>} (unprefixed; a multi-org wrapper prefixes, ORG-4)
-   * @param metrics the instance's metrics
-   * @param time wall clock (entry fallbacks, gauges), monotonic ticker (due times, SRC-26) and
-   *     stop-aware sleeper
-   * @param cpuExecutor bounded pool for shaping (PIPE-26)
+   * @param context time — wall clock (entry fallbacks, gauges), monotonic ticker (due times,
+   *     SRC-26), stop-aware sleeper —, the CPU pool for shaping (PIPE-26), metrics, the cursors
+   *     {@code eventlog_objects:<Object>} (read-only, unprefixed; a multi-org host prefixes, ORG-4)
+   *     and the OBS-21 gate asked before each object's poll (a closed gate skips the poll until the
+   *     object's next due time; no query, no cursor change)
    * @param transform compiled {@code sources.eventlog_objects.transforms} (XF), applied to each
    *     record after its key and watermark were taken from the original values (XF-8)
    * @param random jitter source (SRC-21)
@@ -120,38 +105,18 @@ public final class EventLogObjectSource implements Source, ReportsPolls {
   public EventLogObjectSource(
       EventLogObjectsSettings settings,
       SalesforceRest rest,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      Executor cpuExecutor,
+      SourceContext context,
       RowTransform transform,
       RandomGenerator random) {
-    this(settings, rest, store, metrics, time, cpuExecutor, transform, random, PollGate.OPEN);
-  }
-
-  /**
-   * As the constructor above, with the OBS-21 gate asked before each object's poll (a closed gate
-   * skips the poll until the object's next due time; no query, no cursor change).
-   */
-  public EventLogObjectSource(
-      EventLogObjectsSettings settings,
-      SalesforceRest rest,
-      CheckpointStore store,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      Executor cpuExecutor,
-      RowTransform transform,
-      RandomGenerator random,
-      PollGate gate) {
-    this.gate = Objects.requireNonNull(gate, "gate");
+    this.gate = context.gate();
     this.settings = Objects.requireNonNull(settings, "settings");
     this.rest = Objects.requireNonNull(rest, "rest");
-    this.cursors = new StoredCursors(Objects.requireNonNull(store, "store")::load, metrics);
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.time = Objects.requireNonNull(time, "time");
+    this.cursors = context.stored();
+    this.metrics = context.metrics();
+    this.time = context.time();
     RecordPreparer preparer =
         new RecordPreparer(
-            Objects.requireNonNull(cpuExecutor, "cpuExecutor"),
+            context.cpu(),
             Objects.requireNonNull(transform, "transform"),
             new StructuredMetadataExtractor(settings.structuredMetadataFields()));
     WatermarkSignals signals = new WatermarkSignals(metrics);

@@ -10,6 +10,7 @@ import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.rest.HttpSalesforceRest;
 import io.sf2loki.salesforce.rest.MalformedResponseException;
 import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.source.SourceOwnership;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,32 +88,11 @@ public final class PubSubSource implements Source, ReportsPolls {
   }
 
   /**
-   * The org's run-time ownership registry as seen by this source (SRC-24). Built by the application
-   * per term; {@link #none()} when {@code allow_overlap} is set.
+   * The Pub/Sub name of the org's SRC-24 registry ({@link SourceOwnership}), kept for the callers
+   * that build one by hand (tests, benchmarks); the source takes any {@link SourceOwnership}.
    */
   @FunctionalInterface
-  public interface TopicOwnership {
-    /**
-     * Whether a discovered topic's category (SRC-22) is owned by an object or an explicit ELF type
-     * of the same org; such a topic is skipped (INFO once per term).
-     */
-    boolean ownedElsewhere(String topic);
-
-    /** A discovered topic got its reader: its category is now owned by Pub/Sub. */
-    default void claim(String topic) {}
-
-    /**
-     * The reader of a discovered topic has stopped and been joined (retired by PS-21, or the term
-     * ended): its category is released.
-     */
-    default void release(String topic) {}
-
-    /**
-     * The first discovery pass of the term finished, successfully or not, or the term stopped
-     * before it did (SRC-24: ELF discovery waits for this). Called at most once per source.
-     */
-    default void firstPassDone() {}
-
+  public interface TopicOwnership extends SourceOwnership {
     /** No registry: nothing is owned elsewhere. */
     static TopicOwnership none() {
       return topic -> false;
@@ -122,7 +102,7 @@ public final class PubSubSource implements Source, ReportsPolls {
   private final PubSubSourceSettings settings;
   private final TopicRunner runner;
   private final SObjectLister lister;
-  private final TopicOwnership ownership;
+  private final SourceOwnership ownership;
   private final TimeSource time;
   private final DoubleSupplier random;
   private final PubSubBridge bridge;
@@ -155,14 +135,14 @@ public final class PubSubSource implements Source, ReportsPolls {
   /**
    * Creates the source for one term, with uniform random jitter.
    *
-   * @see #PubSubSource(PubSubSourceSettings, TopicRunner, SObjectLister, TopicOwnership,
+   * @see #PubSubSource(PubSubSourceSettings, TopicRunner, SObjectLister, SourceOwnership,
    *     TimeSource, DoubleSupplier)
    */
   public PubSubSource(
       PubSubSourceSettings settings,
       TopicRunner runner,
       SObjectLister lister,
-      TopicOwnership ownership,
+      SourceOwnership ownership,
       TimeSource time) {
     this(settings, runner, lister, ownership, time, () -> ThreadLocalRandom.current().nextDouble());
   }
@@ -174,7 +154,7 @@ public final class PubSubSource implements Source, ReportsPolls {
    * @param settings the org's {@code sources.pubsub} orchestration settings
    * @param runner runs one topic's subscription until its stop fires (PS-2…PS-15)
    * @param lister lists the org's sObjects for discovery (PS-20); unused without {@code "*"}
-   * @param ownership the org's SRC-24 registry, or {@link TopicOwnership#none()}
+   * @param ownership the org's SRC-24 registry, or {@link SourceOwnership#none()}
    * @param time ticker (reader restart backoff reset) and stop-aware sleeper (every wait)
    * @param random uniform values in [0, 1) for jitter; called from several threads
    */
@@ -182,7 +162,7 @@ public final class PubSubSource implements Source, ReportsPolls {
       PubSubSourceSettings settings,
       TopicRunner runner,
       SObjectLister lister,
-      TopicOwnership ownership,
+      SourceOwnership ownership,
       TimeSource time,
       DoubleSupplier random) {
     this.settings = Objects.requireNonNull(settings, "settings");

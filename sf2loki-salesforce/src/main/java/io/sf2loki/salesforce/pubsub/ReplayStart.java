@@ -4,11 +4,11 @@ import com.google.protobuf.ByteString;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
-import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.Backoff;
 import io.sf2loki.core.time.StopSignal;
+import io.sf2loki.salesforce.source.CursorReader;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,17 +49,18 @@ public final class ReplayStart {
   /** A usable id. */
   public record Present(ByteString replayId) implements Stored {}
 
-  private final CheckpointStore store;
+  private final CursorReader cursors;
   private final DiscardedReplayIds discarded;
   private final Sf2lokiMetrics metrics;
 
   /**
-   * @param store the (org-scoped) checkpoint store; only {@link CheckpointStore#load} is used
+   * @param cursors the stored checkpoints, read-only (an org-prefixed view in multi-org, ORG-4); a
+   *     load may throw {@link StateException}, which is retried
    * @param discarded the process-lifetime PS-15 registry
    * @param metrics the instance's metrics
    */
-  public ReplayStart(CheckpointStore store, DiscardedReplayIds discarded, Sf2lokiMetrics metrics) {
-    this.store = Objects.requireNonNull(store, "store");
+  public ReplayStart(CursorReader cursors, DiscardedReplayIds discarded, Sf2lokiMetrics metrics) {
+    this.cursors = Objects.requireNonNull(cursors, "cursors");
     this.discarded = Objects.requireNonNull(discarded, "discarded");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
@@ -89,7 +90,7 @@ public final class ReplayStart {
     while (!stop.isStopped()) {
       Optional<String> raw;
       try {
-        raw = store.load(key);
+        raw = cursors.load(key);
       } catch (StateException e) {
         log.atWarn()
             .addKeyValue("topic", topic)

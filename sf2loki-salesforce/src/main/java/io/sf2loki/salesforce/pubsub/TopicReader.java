@@ -78,7 +78,7 @@ public final class TopicReader {
    * @param channel the org's Pub/Sub channel (PS-1)
    * @param credentials token / org id for the PS-2 metadata
    * @param schemas the process-lifetime schema cache (PS-4)
-   * @param store the checkpoint store (read once at start, PS-12)
+   * @param cursors the stored checkpoints, read-only (read once at start, PS-12)
    * @param discarded the process-lifetime PS-15 registry
    * @param commitTimes when this process committed each topic's replay id (the age in the PS-15
    *     ERROR)
@@ -96,7 +96,7 @@ public final class TopicReader {
       Channel channel,
       PubSubCredentials credentials,
       SchemaCache schemas,
-      io.sf2loki.core.spi.CheckpointStore store,
+      io.sf2loki.salesforce.source.CursorReader cursors,
       DiscardedReplayIds discarded,
       ReplayCommitTimes commitTimes,
       UndecodableTopics undecodable,
@@ -112,7 +112,7 @@ public final class TopicReader {
     this.commitTimes = Objects.requireNonNull(commitTimes, "commitTimes");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(time, "time");
-    this.replayStart = new ReplayStart(store, discarded, metrics);
+    this.replayStart = new ReplayStart(cursors, discarded, metrics);
     this.backoff =
         new Backoff(settings.backoffInitial(), settings.backoffMax(), time.sleeper(), random);
     PubSubEntryShaper shaper =

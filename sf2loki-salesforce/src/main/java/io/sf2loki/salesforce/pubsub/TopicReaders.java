@@ -1,11 +1,9 @@
 package io.sf2loki.salesforce.pubsub;
 
 import io.grpc.Channel;
-import io.sf2loki.core.metrics.Sf2lokiMetrics;
-import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
-import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -20,13 +18,11 @@ public final class TopicReaders implements TopicRunner {
   private final Channel channel;
   private final PubSubCredentials credentials;
   private final SchemaCache schemas;
-  private final CheckpointStore store;
   private final DiscardedReplayIds discarded;
   private final ReplayCommitTimes commitTimes;
   private final UndecodableTopics undecodable;
-  private final Sf2lokiMetrics metrics;
-  private final TimeSource time;
   private final InstantSource serverNow;
+  private final SourceContext context;
   private volatile PollReporter reporter = PollReporter.NONE;
 
   /**
@@ -35,65 +31,34 @@ public final class TopicReaders implements TopicRunner {
    * @param credentials token provider + org id ({@link PubSubCredentials#of})
    * @param schemas the process-lifetime schema cache, normally {@code new SchemaCache(new
    *     GrpcSchemaFetcher(channel, credentials, settings.schemaDeadline()))}
-   * @param store the checkpoint store as the source sees it (org-prefixed view in multi-org)
    * @param discarded the process-lifetime PS-15 registry (one per org or process)
+   * @param commitTimes the process-lifetime commit times that give the age of a rejected replay id
+   *     (PS-15); register it as a commit listener of every term's pipeline
    * @param undecodable the process-lifetime PS-6 readiness registry
-   * @param metrics the instance's metrics
-   * @param time wall clock, monotonic ticker (watchdog, backoff) and stop-aware sleeper
    * @param serverNow the org's server-now clock (SRC-20), e.g. {@code rest::serverNow}
+   * @param context wall clock, monotonic ticker (watchdog, backoff) and stop-aware sleeper, the
+   *     metrics and the stored replay ids as the source sees them (org-prefixed view in multi-org);
+   *     the CPU pool and the gate are unused
    */
   public TopicReaders(
       PubSubReaderSettings settings,
       Channel channel,
       PubSubCredentials credentials,
       SchemaCache schemas,
-      CheckpointStore store,
-      DiscardedReplayIds discarded,
-      UndecodableTopics undecodable,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      InstantSource serverNow) {
-    this(
-        settings,
-        channel,
-        credentials,
-        schemas,
-        store,
-        discarded,
-        new ReplayCommitTimes(time.wall()),
-        undecodable,
-        metrics,
-        time,
-        serverNow);
-  }
-
-  /**
-   * As above, with the process-lifetime commit times that give the age of a rejected replay id
-   * (PS-15); register {@code commitTimes} as a commit listener of every term's pipeline.
-   */
-  public TopicReaders(
-      PubSubReaderSettings settings,
-      Channel channel,
-      PubSubCredentials credentials,
-      SchemaCache schemas,
-      CheckpointStore store,
       DiscardedReplayIds discarded,
       ReplayCommitTimes commitTimes,
       UndecodableTopics undecodable,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      InstantSource serverNow) {
+      InstantSource serverNow,
+      SourceContext context) {
     this.commitTimes = Objects.requireNonNull(commitTimes, "commitTimes");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.channel = Objects.requireNonNull(channel, "channel");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.schemas = Objects.requireNonNull(schemas, "schemas");
-    this.store = Objects.requireNonNull(store, "store");
     this.discarded = Objects.requireNonNull(discarded, "discarded");
     this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.time = Objects.requireNonNull(time, "time");
     this.serverNow = Objects.requireNonNull(serverNow, "serverNow");
+    this.context = Objects.requireNonNull(context, "context");
   }
 
   /**
@@ -117,12 +82,12 @@ public final class TopicReaders implements TopicRunner {
             channel,
             credentials,
             schemas,
-            store,
+            context.cursors(),
             discarded,
             commitTimes,
             undecodable,
-            metrics,
-            time,
+            context.metrics(),
+            context.time(),
             serverNow,
             RandomGenerator.of("L64X128MixRandom"))
         .reportTo(reporter)

@@ -10,29 +10,53 @@ import org.slf4j.Logger;
 /**
  * What a source gets from its host for one leadership term, in the spirit of Kafka Connect's {@code
  * SourceTaskContext}: time (wall clock, monotonic ticker, stop-aware sleeper; SRC-26), the CPU pool
- * (PIPE-26), the instance's metrics and read-only access to its stored cursors (SRC-2). The stop
- * signal is the one handed to {@code Source.run} (core SPI); the framework's loops take it as an
+ * (PIPE-26), the instance's metrics, read-only access to its stored cursors (SRC-2) and the org's
+ * API gate (OBS-21). Every source constructor takes it; a {@link SourceFactory} gets it inside an
+ * {@link OrgTerm} together with the org's clients. The stop signal is the one handed to {@code
+ * Source.run} (core SPI, fired by the term's pipeline); the framework's loops take it as an
  * argument.
  *
  * @param time wall clock, ticker and sleeper
  * @param cpu the bounded platform-thread pool for CPU-bound work
  * @param metrics the instance's metrics
- * @param cursors stored checkpoints, read-only
+ * @param cursors stored checkpoints, read-only (an org-prefixed view in multi-org, ORG-4)
+ * @param gate asked before each poll of a polling source ({@link PollGate#OPEN} without an API
+ *     reserve)
  */
 public record SourceContext(
-    TimeSource time, Executor cpu, Sf2lokiMetrics metrics, CursorReader cursors) {
+    TimeSource time, Executor cpu, Sf2lokiMetrics metrics, CursorReader cursors, PollGate gate) {
   public SourceContext {
     Objects.requireNonNull(time, "time");
     Objects.requireNonNull(cpu, "cpu");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(cursors, "cursors");
+    Objects.requireNonNull(gate, "gate");
   }
 
-  /** A context whose cursors are read from {@code store} ({@link CheckpointStore#load}). */
+  /** A context with an always open gate. */
+  public SourceContext(
+      TimeSource time, Executor cpu, Sf2lokiMetrics metrics, CursorReader cursors) {
+    this(time, cpu, metrics, cursors, PollGate.OPEN);
+  }
+
+  /**
+   * A context whose cursors are read from {@code store} ({@link CheckpointStore#load}), with an
+   * always open gate.
+   */
   public static SourceContext of(
       TimeSource time, Executor cpu, Sf2lokiMetrics metrics, CheckpointStore store) {
     Objects.requireNonNull(store, "store");
     return new SourceContext(time, cpu, metrics, store::load);
+  }
+
+  /** This context with {@code time} (e.g. a test's sleeper) in place of its own. */
+  public SourceContext withTime(TimeSource time) {
+    return new SourceContext(time, cpu, metrics, cursors, gate);
+  }
+
+  /** This context with the OBS-21 {@code gate} in place of its own. */
+  public SourceContext withGate(PollGate gate) {
+    return new SourceContext(time, cpu, metrics, cursors, gate);
   }
 
   /** The CPU pool as an offload helper. */

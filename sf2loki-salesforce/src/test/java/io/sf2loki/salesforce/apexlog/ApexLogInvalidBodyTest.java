@@ -8,6 +8,7 @@ import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.apexlog.ApexLogSource.Outcome;
 import io.sf2loki.salesforce.rest.InvalidBodyException;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,9 +45,7 @@ class ApexLogInvalidBodyTest {
             List.of(),
             false),
         api,
-        store,
-        m.metrics,
-        time.timeSource());
+        SourceContext.of(time.timeSource(), Runnable::run, m.metrics, store));
   }
 
   private List<FakeTooling.Log> addLogs(int n) {

@@ -13,6 +13,7 @@ import io.sf2loki.salesforce.rest.DownloadException;
 import io.sf2loki.salesforce.rest.DownloadThrottledException;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,12 +53,17 @@ class ApexLogSourceTest {
         Duration.ofMinutes(1), Duration.ofHours(1), List.of(), 5_242_880L, 1.0, List.of(), false);
   }
 
+  /** The source's context: the fake time, this test's store and metrics (no CPU offload). */
+  private SourceContext context(io.sf2loki.core.time.TimeSource t) {
+    return SourceContext.of(t, Runnable::run, m.metrics, store);
+  }
+
   private ApexLogSource source(ApexLogSettings s) {
-    return new ApexLogSource(s, api, store, m.metrics, time.timeSource());
+    return new ApexLogSource(s, api, context(time.timeSource()));
   }
 
   private ApexLogSource source(ApexLogSettings s, MetadataTransform t) {
-    return new ApexLogSource(s, api, store, m.metrics, time.timeSource(), t);
+    return new ApexLogSource(s, api, context(time.timeSource()), t);
   }
 
   private List<FakeTooling.Log> addLogs(int n, Instant start, Duration step) {
@@ -101,7 +107,7 @@ class ApexLogSourceTest {
         };
     ApexLogSource src =
         new ApexLogSource(
-            settings(), api, store, m.metrics, time.timeSource(), MetadataTransform.NONE, gate);
+            settings(), api, context(time.timeSource()).withGate(gate), MetadataTransform.NONE);
 
     src.run(out, stop);
 
@@ -124,14 +130,13 @@ class ApexLogSourceTest {
         new ApexLogSource(
                 settings(),
                 api,
-                store,
-                m.metrics,
-                time.timeSource(),
-                MetadataTransform.NONE,
-                () -> {
-                  stop.stop(); // one closed-gate poll, then the loop ends
-                  return false;
-                })
+                context(time.timeSource())
+                    .withGate(
+                        () -> {
+                          stop.stop(); // one closed-gate poll, then the loop ends
+                          return false;
+                        }),
+                MetadataTransform.NONE)
             .reportTo(board);
     src.run(out, stop);
     assertThat(board.get(ApexLogSource.KEY).lastPoll().orElseThrow().kind())
@@ -173,11 +178,8 @@ class ApexLogSourceTest {
         new ApexLogSource(
                 settings(),
                 api,
-                store,
-                m.metrics,
-                time.timeSource(),
-                MetadataTransform.NONE,
-                () -> true)
+                context(time.timeSource()).withGate(() -> true),
+                MetadataTransform.NONE)
             .reportTo(board);
     api.failNextListing(new SoqlException("HTTP 500: echo s3cr3t-apex", 500, null, null));
     try (var logs = io.sf2loki.salesforce.testing.LogRecorder.of(ApexLogSource.class)) {
@@ -715,7 +717,7 @@ class ApexLogSourceTest {
               }
               return !sig.isStopped();
             });
-    ApexLogSource src = new ApexLogSource(settings(), api, store, m.metrics, ts);
+    ApexLogSource src = new ApexLogSource(settings(), api, context(ts));
 
     src.run(out, s);
 

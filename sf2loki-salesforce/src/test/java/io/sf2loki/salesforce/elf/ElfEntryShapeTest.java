@@ -13,6 +13,7 @@ import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.Interval;
 import io.sf2loki.salesforce.rest.SoqlException;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +64,10 @@ class ElfEntryShapeTest {
 
   private EventLogFileSource source(EventLogFileSettings s) {
     return new EventLogFileSource(
-        s, rest, new InMemoryCheckpointStore(), m.metrics, time.timeSource(), Runnable::run);
+        s,
+        rest,
+        SourceContext.of(
+            time.timeSource(), Runnable::run, m.metrics, new InMemoryCheckpointStore()));
   }
 
   private static String sf(String iso) {

@@ -10,6 +10,7 @@ import io.sf2loki.salesforce.elf.EventLogFileSettings.EventTypeSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSettings.Interval;
 import io.sf2loki.salesforce.rest.InvalidBodyException;
 import io.sf2loki.salesforce.rest.InvalidFieldException;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,7 +61,8 @@ class ElfInvalidBodyTest {
   }
 
   private EventLogFileSource source(EventLogFileSettings s) {
-    return new EventLogFileSource(s, rest, store, m.metrics, time.timeSource(), cpu);
+    return new EventLogFileSource(
+        s, rest, SourceContext.of(time.timeSource(), cpu, m.metrics, store));
   }
 
   private static String sf(String iso) {

@@ -15,6 +15,7 @@ import io.sf2loki.salesforce.rest.DownloadThrottledException;
 import io.sf2loki.salesforce.rest.InvalidFieldException;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SoqlThrottledException;
+import io.sf2loki.salesforce.source.SourceContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,7 +70,8 @@ class EventLogFileSourceTest {
   }
 
   private EventLogFileSource source(EventLogFileSettings s) {
-    return new EventLogFileSource(s, rest, store, m.metrics, time.timeSource(), cpu);
+    return new EventLogFileSource(
+        s, rest, SourceContext.of(time.timeSource(), cpu, m.metrics, store));
   }
 
   private static String row(String ts, String rid, String user, String status) {
@@ -548,10 +550,8 @@ class EventLogFileSourceTest {
     new EventLogFileSource(
             settings(EventTypeSettings.of("Login")),
             rest,
-            new InMemoryCheckpointStore(),
-            m.metrics,
-            time.timeSource(),
-            Runnable::run)
+            SourceContext.of(
+                time.timeSource(), Runnable::run, m.metrics, new InMemoryCheckpointStore()))
         .runOnce(out, stop);
     List<LogEntry> second = out.real();
     assertThat(second).hasSameSizeAs(first);
@@ -634,10 +634,7 @@ class EventLogFileSourceTest {
         new EventLogFileSource(
             settings(EventTypeSettings.of("Login")),
             rest,
-            store,
-            m.metrics,
-            time.timeSource(),
-            cpu,
+            SourceContext.of(time.timeSource(), cpu, m.metrics, store),
             row -> false,
             name -> false);
 
@@ -695,10 +692,7 @@ class EventLogFileSourceTest {
     new EventLogFileSource(
             settings(EventTypeSettings.of("Login")),
             rest,
-            store,
-            m.metrics,
-            stopAfterFirstWait,
-            cpu)
+            SourceContext.of(stopAfterFirstWait, cpu, m.metrics, store))
         .run(out, stop);
 
     assertThat(out.real()).hasSize(3);
@@ -763,10 +757,7 @@ class EventLogFileSourceTest {
         new EventLogFileSource(
             s,
             rest,
-            store,
-            m.metrics,
-            time.timeSource(),
-            cpu,
+            SourceContext.of(time.timeSource(), cpu, m.metrics, store),
             RowTransform.NONE,
             name -> name.equals("ApexCallout"));
 

@@ -150,7 +150,7 @@ final class ReaderHarness implements AutoCloseable {
         channel,
         credentials,
         schemas,
-        store,
+        store::load,
         discarded,
         commitTimes,
         undecodable,

@@ -44,7 +44,7 @@ class ReplayStartTest {
           RandomGenerator.of("L64X128MixRandom"));
 
   private ReplayStart.Stored load() throws InterruptedException {
-    return new ReplayStart(store, discarded, probe.metrics)
+    return new ReplayStart(store::load, discarded, probe.metrics)
         .load(TOPIC, backoff, new StopSignal())
         .orElseThrow();
   }
@@ -139,7 +139,7 @@ class ReplayStartTest {
     store.transientFailures.set(Integer.MAX_VALUE);
     StopSignal stop = new StopSignal();
     stop.stop();
-    assertThat(new ReplayStart(store, discarded, probe.metrics).load(TOPIC, backoff, stop))
+    assertThat(new ReplayStart(store::load, discarded, probe.metrics).load(TOPIC, backoff, stop))
         .isEqualTo(Optional.empty());
   }
 
@@ -156,7 +156,7 @@ class ReplayStartTest {
         new SourceStatusBoard(time.wall(), new Redaction(List.of("s3cr3t-st")));
     try (LogRecorder logs = LogRecorder.of(ReplayStart.class)) {
       assertThat(
-              new ReplayStart(store, discarded, probe.metrics)
+              new ReplayStart(store::load, discarded, probe.metrics)
                   .load(TOPIC, backoff, new StopSignal(), board))
           .contains(new ReplayStart.Present(ID));
       assertThat(logs.failures())

@@ -1,11 +1,10 @@
-package io.sf2loki.app.run;
+package io.sf2loki.salesforce.pubsub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
-import io.sf2loki.salesforce.pubsub.TopicRunner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * FEAT-21 for Pub/Sub: {@link PubSubWiring#watched} registers each topic reader as {@code topic
+ * FEAT-21 for Pub/Sub: {@link PubSubFactory#watched} registers each topic reader as {@code topic
  * <topic>} on its own thread, so {@code /healthz}'s reason ({@code Daemon.wedged()} = {@link
  * ProgressWatch#wedged}) names a stuck reader, while one waiting in its inbox poll (the server's
  * turn, as {@code TopicReader} marks it) is never wedged.
@@ -66,7 +65,7 @@ class PubSubWedgeTest {
   }
 
   private void start(TopicRunner runner, String topic) {
-    TopicRunner watched = PubSubWiring.watched(watch, runner);
+    TopicRunner watched = PubSubFactory.watched(watch, runner);
     Thread t =
         Thread.ofPlatform()
             .name("reader " + topic)

@@ -1,0 +1,78 @@
+package io.sf2loki.app.run;
+
+import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.core.egress.EgressGovernor;
+import io.sf2loki.core.egress.EgressSettings;
+import io.sf2loki.core.liveness.ProgressWatch;
+import io.sf2loki.core.pipeline.CommitListener;
+import io.sf2loki.core.pipeline.Pipeline;
+import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.term.TermFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The daemon's {@link TermFactory} (SPEC PIPE-20): per term, the sources of every org ({@link
+ * TermSources}), a fresh egress governor (EGR, its daily budget loaded from the store) and a fresh
+ * pipeline over the process-lifetime sink and store (ORG-1: one pipeline for all orgs).
+ */
+final class TermPipeline implements TermFactory {
+  private final Sf2lokiConfig cfg;
+  private final ProcessAssembly process;
+  private final List<TermSources> orgs;
+  private final Map<String, String> staticLabels;
+  private final CommitListener commits;
+  private final ProgressWatch watch;
+
+  /**
+   * @param process the process-lifetime sink, store, meters, limiter and clocks
+   * @param orgs the per-term assembly of each org
+   * @param staticLabels the stream labels of every entry, in order (PIPE-4)
+   * @param commits told of every commit (gauges, status board, the kinds' listeners)
+   * @param watch FEAT-21: producers and lane consumers register on it
+   */
+  TermPipeline(
+      Sf2lokiConfig cfg,
+      ProcessAssembly process,
+      List<TermSources> orgs,
+      Map<String, String> staticLabels,
+      CommitListener commits,
+      ProgressWatch watch) {
+    this.cfg = cfg;
+    this.process = process;
+    this.orgs = List.copyOf(orgs);
+    this.staticLabels = staticLabels;
+    this.commits = commits;
+    this.watch = watch;
+  }
+
+  @Override
+  public Pipeline newPipeline() {
+    List<Source> sources = new ArrayList<>();
+    for (TermSources org : orgs) {
+      sources.addAll(org.create());
+    }
+    EgressSettings egress = cfg.loki().egress();
+    EgressGovernor governor =
+        new EgressGovernor(
+            egress,
+            process.watched(), // FEAT-21: sleeps are waits
+            process.metrics(),
+            egress.hasBudget()
+                ? process.store().load(EgressGovernor.BUDGET_KEY)
+                : Optional.empty());
+    return new Pipeline(
+        cfg.pipeline().withStaticLabels(staticLabels),
+        sources,
+        process.sink(),
+        process.store(),
+        process.metrics(),
+        process.time(),
+        process.limiter()::apply,
+        commits,
+        governor,
+        watch); // FEAT-21: producers and lane consumers
+  }
+}
