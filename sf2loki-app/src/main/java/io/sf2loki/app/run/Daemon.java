@@ -31,12 +31,10 @@ import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.apexlog.ApexLogSettings;
 import io.sf2loki.salesforce.apexlog.ApexLogSource;
-import io.sf2loki.salesforce.apexlog.MetadataTransform;
 import io.sf2loki.salesforce.apexlog.ToolingApi;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
 import io.sf2loki.salesforce.elf.EventLogFileSource;
-import io.sf2loki.salesforce.elf.RowTransform;
 import io.sf2loki.salesforce.objects.EventLogObjectSource;
 import io.sf2loki.salesforce.objects.EventLogObjectsSettings;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
@@ -308,9 +306,12 @@ public final class Daemon {
     ApexLogSettings apexSettings =
         org.org.sources().apexlog().settings().withFinite(options.finite());
     boolean apexEnabled = org.org.sources().apexlog().enabled();
+    OrgTransforms transforms = OrgTransforms.of(org.org, m); // XF-1: compiled once per process
     PubSubWiring pubsub = null;
     if (org.org.sources().pubsub().enabled() && !org.org.sources().pubsub().topics().isEmpty()) {
-      pubsub = new PubSubWiring(org, m, undecodableTopics, watched, watch);
+      pubsub =
+          new PubSubWiring(
+              org, m, undecodableTopics, watched, watch, transforms.pubsub(), cpu.executor());
       closers.push(pubsub);
     }
     PubSubWiring pubsubWiring = pubsub;
@@ -346,7 +347,7 @@ public final class Daemon {
                         m,
                         watched, // FEAT-21: sleeps are waits
                         cpu.executor(),
-                        RowTransform.NONE,
+                        transforms.elfRows(), // XF-1
                         ownership.elfOwnedElsewhere(), // SRC-24
                         gate)); // OBS-21
               }
@@ -359,7 +360,7 @@ public final class Daemon {
                         m,
                         watched, // FEAT-21: sleeps are waits
                         cpu.executor(),
-                        RowTransform.NONE,
+                        transforms.objectRows(), // XF-1, XF-8
                         java.util.random.RandomGenerator.of("L64X128MixRandom"),
                         gate)); // OBS-21
               }
@@ -371,7 +372,7 @@ public final class Daemon {
                         store,
                         m,
                         watched, // FEAT-21: sleeps are waits
-                        MetadataTransform.NONE,
+                        transforms.apexLogMetadata(), // XF-1, APX-7
                         gate)); // OBS-21
               }
               sources.forEach( // FEAT-3, OBS-35: poll results to /statusz

@@ -19,7 +19,9 @@ import io.sf2loki.salesforce.pubsub.SchemaCache;
 import io.sf2loki.salesforce.pubsub.TopicReaders;
 import io.sf2loki.salesforce.pubsub.TopicRunner;
 import io.sf2loki.salesforce.pubsub.UndecodableTopics;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /**
  * The Pub/Sub source of one org (SPEC PS): the process-lifetime parts — the gRPC channel (PS-1,
@@ -40,17 +42,25 @@ final class PubSubWiring implements AutoCloseable {
   private final ReplayCommitTimes commitTimes;
   private final PubSubReaderSettings readerSettings;
   private final PubSubSourceSettings sourceSettings;
+  private final SourceTransforms transforms;
+  private final Executor cpu;
 
   /**
    * @param org the org's process-lifetime Salesforce clients
    * @param watch FEAT-21: each topic reader registers as {@code topic <name>}
+   * @param transforms the compiled {@code sources.pubsub.transforms} (XF-1)
+   * @param cpu the CPU pool that decodes, transforms and shapes events (PIPE-26)
    */
   PubSubWiring(
       OrgClients org,
       Sf2lokiMetrics metrics,
       UndecodableTopics undecodable,
       TimeSource time,
-      ProgressWatch watch) {
+      ProgressWatch watch,
+      SourceTransforms transforms,
+      Executor cpu) {
+    this.transforms = transforms;
+    this.cpu = cpu;
     this.org = org;
     this.watch = watch;
     this.metrics = metrics;
@@ -89,7 +99,7 @@ final class PubSubWiring implements AutoCloseable {
             metrics,
             time,
             org.rest::serverNow);
-    readers.reportTo(reporter);
+    readers.reportTo(reporter).shapeOn(transforms, cpu);
     return new PubSubSource(
         sourceSettings,
         watched(watch, readers::run),

@@ -6,7 +6,9 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.status.PollReporter;
-import java.util.Map;
+import io.sf2loki.salesforce.source.CpuOffload;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import org.apache.avro.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * the cache (fetched on a miss inside a context the reader's stop cancels), the Avro decode, and
  * the memory of failures — the event that failed on consecutive connections (skipped after {@code
  * skip_after}), the PS-6 readiness hold while an event cannot be decoded, and the PS-9 stuck signal
- * after {@code stuck_after} schema failures or decode-ended connections. Owns its {@link
- * AvroEventDecoder}; touched by the reader thread only.
+ * after {@code stuck_after} schema failures or decode-ended connections. The decode, the transforms
+ * and the shaping of an event run as one task on the CPU pool (PIPE-26, XF-1) while the reader
+ * thread waits stop-aware; schema fetches stay on the reader thread (they are gRPC calls). Owns its
+ * {@link AvroEventDecoder}; used by one thread at a time (the reader, or the pool task it awaits).
  */
 final class TopicDecoding {
   private static final Logger log = LoggerFactory.getLogger(TopicReader.class);
@@ -39,6 +43,7 @@ final class TopicDecoding {
   private final UndecodableTopics undecodable;
   private final TopicPosition position;
   private final AvroEventDecoder decoder = new AvroEventDecoder();
+  private final CpuOffload cpu;
   private ByteString failingId;
   private int failingConnections;
   private int decodeEndedConnections;
@@ -50,7 +55,9 @@ final class TopicDecoding {
       ReaderContext ctx,
       SchemaCache schemas,
       UndecodableTopics undecodable,
-      TopicPosition position) {
+      TopicPosition position,
+      Executor cpu) {
+    this.cpu = new CpuOffload(cpu);
     this.ctx = ctx;
     this.schemas = schemas;
     this.undecodable = undecodable;
@@ -94,9 +101,24 @@ final class TopicDecoding {
       }
       return new EndCall(SubscribeCall.Kind.SCHEMA_FAILED);
     }
-    Map<String, Object> decoded;
+    LogEntry entry;
     try {
-      decoded = decoder.decode(schema, event.getEvent().getPayload().toByteArray());
+      Schema writer = schema;
+      Optional<LogEntry> shaped =
+          CpuOffload.await(
+              cpu.submit(
+                  () ->
+                      ctx.shaper()
+                          .shape(
+                              decoder.decode(writer, event.getEvent().getPayload().toByteArray()),
+                              replayId,
+                              schemaId)),
+              ctx.stop(),
+              AvroDecodeException.class);
+      if (shaped.isEmpty()) {
+        return new EndCall(SubscribeCall.Kind.STOPPED);
+      }
+      entry = shaped.get();
     } catch (AvroDecodeException e) {
       return decodeFailed(e, replayId, schemaId, reporter);
     }
@@ -104,7 +126,7 @@ final class TopicDecoding {
     failingConnections = 0;
     decodeEndedConnections = 0;
     release();
-    return new Emit(ctx.shaper().shape(decoded, replayId, schemaId), replayId);
+    return new Emit(entry, replayId);
   }
 
   private Step decodeFailed(

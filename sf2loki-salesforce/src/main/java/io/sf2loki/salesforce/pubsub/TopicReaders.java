@@ -6,8 +6,10 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.random.RandomGenerator;
 
 /**
@@ -28,6 +30,8 @@ public final class TopicReaders implements TopicRunner {
   private final TimeSource time;
   private final InstantSource serverNow;
   private volatile PollReporter reporter = PollReporter.NONE;
+  private volatile SourceTransforms transforms = SourceTransforms.NONE;
+  private volatile Executor cpu = Runnable::run;
 
   /**
    * @param settings the org's reader settings ({@link PubSubReaderSettings#defaults})
@@ -107,6 +111,21 @@ public final class TopicReaders implements TopicRunner {
     return this;
   }
 
+  /**
+   * Every reader applies {@code t} to each decoded event before sampling (XF-1) and runs the
+   * decode, the transforms and the shaping on {@code cpu} (PIPE-26); without this call they run on
+   * the reader's thread with no transforms. Call before the readers run.
+   *
+   * @param t the compiled {@code sources.pubsub.transforms}
+   * @param cpu the process's CPU pool
+   * @return this
+   */
+  public TopicReaders shapeOn(SourceTransforms t, Executor cpu) {
+    this.transforms = Objects.requireNonNull(t, "transforms");
+    this.cpu = Objects.requireNonNull(cpu, "cpu");
+    return this;
+  }
+
   @Override
   public void run(String topic, BridgeWriter bridge, StopSignal stop) throws InterruptedException {
     new TopicReader(
@@ -124,7 +143,9 @@ public final class TopicReaders implements TopicRunner {
             metrics,
             time,
             serverNow,
-            RandomGenerator.of("L64X128MixRandom"))
+            RandomGenerator.of("L64X128MixRandom"),
+            transforms,
+            cpu)
         .reportTo(reporter)
         .run();
   }
