@@ -184,6 +184,20 @@ final class ObjectHarness implements AutoCloseable {
         cpu);
   }
 
+  /** A source whose records go through {@code transform} (XF). */
+  EventLogObjectSource source(
+      io.sf2loki.salesforce.elf.RowTransform transform, ObjectSettings... objects) {
+    return new EventLogObjectSource(
+        new EventLogObjectsSettings(List.of(objects), List.of("UserId"), false),
+        rest,
+        store,
+        metrics,
+        time.timeSource(),
+        cpu,
+        transform,
+        java.util.random.RandomGenerator.of("L64X128MixRandom"));
+  }
+
   /** Polls once; every accepted entry's token is committed at once. */
   PollResult poll(EventLogObjectSource src, String object) throws InterruptedException {
     return poll(src, object, Integer.MAX_VALUE);
