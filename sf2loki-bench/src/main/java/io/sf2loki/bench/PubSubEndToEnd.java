@@ -228,6 +228,8 @@ public final class PubSubEndToEnd {
               m,
               TimeSource.system(),
               InstantSource.system());
+      // as PubSubWiring: decode, transforms (none here) and shaping on the CPU pool (PIPE-26)
+      readers.shapeOn(io.sf2loki.salesforce.source.SourceTransforms.NONE, c.cpu().executor());
       PubSubSource source =
           new PubSubSource(
               PubSubSourceSettings.of(

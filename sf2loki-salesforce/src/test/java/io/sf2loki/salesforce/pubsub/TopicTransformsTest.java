@@ -37,6 +37,8 @@ class TopicTransformsTest {
   private final ExecutorService pool =
       Executors.newSingleThreadExecutor(r -> new Thread(r, "test-cpu"));
   private final Set<String> shapingThreads = ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.AtomicInteger cpuTasks =
+      new java.util.concurrent.atomic.AtomicInteger();
   private ReaderHarness h;
 
   @AfterEach
@@ -56,6 +58,7 @@ class TopicTransformsTest {
         r ->
             pool.execute(
                 () -> {
+                  cpuTasks.incrementAndGet();
                   shapingThreads.add(Thread.currentThread().getName());
                   r.run();
                 });
@@ -107,8 +110,9 @@ class TopicTransformsTest {
 
   @Test
   @DisplayName(
-      "XF-6, XF-7, XF-14: a drop_row match leaves a checkpoint-only entry (the position advances)"
-          + " and counts sf2loki_rows_filtered{source=pubsub, rule}")
+      "XF-6, XF-7, XF-14, PIPE-26: a drop_row match leaves a checkpoint-only entry (the position"
+          + " advances) and counts sf2loki_rows_filtered{source=pubsub, rule}; a response's events"
+          + " are decoded and shaped in one CPU-pool task")
   void xf6_pubsubDropRowAdvancesAndCounts() throws Exception {
     harness(
         TransformSpec.of(TransformAction.HASH, "SourceIp"),
@@ -124,6 +128,7 @@ class TopicTransformsTest {
     assertThat(first.checkpoint()).isEqualTo(new CheckpointToken(KEY, b64(rid(1))));
     assertThat(second.checkpointOnly()).isTrue();
     assertThat(second.checkpoint()).isEqualTo(new CheckpointToken(KEY, b64(rid(2))));
+    assertThat(cpuTasks).hasValue(1);
     assertThat(
             h.probe
                 .collect()
