@@ -229,6 +229,8 @@ public final class PubSubEndToEnd {
               c.undecodable(),
               InstantSource.system(),
               SourceContext.of(TimeSource.system(), c.cpu().executor(), m, store));
+      // as PubSubFactory: decode, transforms (none here) and shaping on the CPU pool (PIPE-26)
+      readers.shapeOn(io.sf2loki.salesforce.source.SourceTransforms.NONE, c.cpu().executor());
       PubSubSource source =
           new PubSubSource(
               PubSubSourceSettings.of(

@@ -1,9 +1,12 @@
 package io.sf2loki.bench;
 
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.transform.TransformAction;
 import io.sf2loki.core.transform.TransformChain;
 import io.sf2loki.core.transform.TransformSpec;
 import io.sf2loki.salesforce.elf.ElfStages;
+import io.sf2loki.salesforce.elf.RowTransform;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,8 +28,13 @@ import org.openjdk.jmh.infra.Blackhole;
  * mask} of {@code USER_NAME} and a {@code regex_replace} of 15/18-character Salesforce ids in
  * {@code URI} (with {@code \b} on both sides, whose exact 1.x meaning costs two look-arounds per
  * position, and without). Each operation copies one row (the chain works in place) and applies the
- * chain; {@code rules=none} is the copy alone, so the chain's cost per row is the difference. One
- * operation = one row.
+ * chain; {@code rules=none} is the copy alone, so the chain's cost per row is the difference.
+ *
+ * <p>{@link #elfRow} is the ELF path's per-row CPU work as the source does it — CSV bytes → row →
+ * transforms → entry, through the source's reader and {@code RowShaper} with the rules wired the
+ * way the daemon wires them ({@code SourceTransforms}: drop counting included) — so {@code
+ * rules=none} against a three-rule set is the cost the rules add to an ELF row (issue 15 target: at
+ * most 15 % slower). One operation = one row.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,6 +51,8 @@ public class TransformBench {
 
   private List<Map<String, Object>> rows;
   private TransformChain chain;
+  private byte[] csv;
+  private ElfStages.Shaper elfShaper;
 
   @Setup
   public void setup() {
@@ -59,6 +69,19 @@ public class TransformBench {
                         "\\g<prefix>…",
                         "URI")),
                 "bench-salt");
+    csv = BenchData.csv(eventType, CsvParseBench.ROWS);
+    Sf2lokiMetrics metrics = BenchData.metrics();
+    SourceTransforms wired =
+        chain.isEmpty()
+            ? SourceTransforms.NONE
+            : new SourceTransforms(chain, "eventlogfile", metrics);
+    elfShaper =
+        new ElfStages.Shaper(
+            eventType,
+            ElfStages.header(csv),
+            BenchData.METADATA_FIELDS,
+            metrics,
+            wired.isEmpty() ? RowTransform.NONE : wired::apply);
   }
 
   @Benchmark
@@ -69,5 +92,11 @@ public class TransformBench {
       bh.consume(chain.apply(row));
       bh.consume(row);
     }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(CsvParseBench.ROWS)
+  public long elfRow() {
+    return ElfStages.parseAndShape(csv, elfShaper);
   }
 }

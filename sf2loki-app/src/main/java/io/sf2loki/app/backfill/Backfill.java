@@ -9,6 +9,7 @@ import io.sf2loki.app.config.StateConfig;
 import io.sf2loki.app.logging.LogSetup;
 import io.sf2loki.app.logging.SpecLevels;
 import io.sf2loki.app.run.Components;
+import io.sf2loki.app.run.OrgTransforms;
 import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.limits.EntryLimiter;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
@@ -20,7 +21,6 @@ import io.sf2loki.loki.LokiHttpSink;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.elf.ElfFiles;
 import io.sf2loki.salesforce.elf.EventLogFileSettings;
-import io.sf2loki.salesforce.elf.RowTransform;
 import io.sf2loki.salesforce.rest.SoqlException;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
 import io.sf2loki.state.file.FileCheckpointStore;
@@ -129,7 +129,11 @@ public final class Backfill {
         return EXIT_FAILED;
       }
       ElfFiles files =
-          new ElfFiles(clients.rest(), settings(org.get(), request), metrics, RowTransform.NONE);
+          new ElfFiles( // XF-10: the ELF transforms apply, sampling never does
+              clients.rest(),
+              settings(org.get(), request),
+              metrics,
+              OrgTransforms.of(org.get(), metrics).elfRows());
       Optional<List<String>> types = types(request, org.get(), files);
       if (types.isEmpty()) {
         return EXIT_FAILED;

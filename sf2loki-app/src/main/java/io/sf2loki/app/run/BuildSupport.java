@@ -4,19 +4,25 @@ import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.ConfigException.Problem;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.config.TransformRule;
+import io.sf2loki.core.transform.InvalidTransformException;
+import io.sf2loki.core.transform.TransformChain;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Rejects, at build time and with exit 2, configurations that ask for a capability this build does
- * not have yet. Silently ignoring such a setting would lose data (an unread source) or leak it (an
- * unapplied PII transform), so each is named with its dotted path.
+ * not have yet (silently ignoring such a setting would lose data or mix orgs), and transform rules
+ * that cannot compile (the binder refuses those already, CFG-19; this keeps a rule the binder let
+ * through from failing a running term). Each problem is named with its dotted path. Transforms (XF)
+ * are applied on every source and no longer refused.
  */
 final class BuildSupport {
   private BuildSupport() {}
 
   /**
-   * @throws ConfigException listing every unsupported setting
+   * @throws ConfigException listing every unsupported setting or uncompilable rule
    */
   static void check(Sf2lokiConfig cfg) {
     List<Problem> problems = new ArrayList<>();
@@ -27,29 +33,18 @@ final class BuildSupport {
       OrgConfig org = cfg.orgs().get(i);
       String p = cfg.multiOrg() ? "orgs." + i + ".sources." : "sources.";
       var s = org.sources();
-      if (s.pubsub().enabled() && !s.pubsub().transforms().isEmpty()) {
-        problems.add(
-            new Problem(
-                p + "pubsub.transforms",
-                "transforms are not available in this build yet; refusing to ship events unmasked"));
-      }
-      if (s.eventlogObjects().enabled() && !s.eventlogObjects().transforms().isEmpty()) {
-        problems.add(
-            new Problem(
-                p + "eventlog_objects.transforms",
-                "transforms are not available in this build yet; refusing to ship rows unmasked"));
-      }
-      if (!s.apexlog().transforms().isEmpty()) {
-        problems.add(
-            new Problem(
-                p + "apexlog.transforms",
-                "transforms are not available in this build yet; refusing to ship logs unmasked"));
-      }
-      if (!s.eventlogfile().transforms().isEmpty()) {
-        problems.add(
-            new Problem(
-                p + "eventlogfile.transforms",
-                "transforms are not available in this build yet; refusing to ship rows unmasked"));
+      List<Map.Entry<String, List<TransformRule>>> rules =
+          List.of(
+              Map.entry("pubsub", s.pubsub().transforms()),
+              Map.entry("eventlog_objects", s.eventlogObjects().transforms()),
+              Map.entry("eventlogfile", s.eventlogfile().transforms()),
+              Map.entry("apexlog", s.apexlog().transforms()));
+      for (Map.Entry<String, List<TransformRule>> r : rules) {
+        try {
+          TransformChain.compile(r.getValue().stream().map(TransformRule::toSpec).toList(), "");
+        } catch (InvalidTransformException e) {
+          problems.add(new Problem(p + r.getKey() + ".transforms", e.getMessage()));
+        }
       }
     }
     if (!problems.isEmpty()) {

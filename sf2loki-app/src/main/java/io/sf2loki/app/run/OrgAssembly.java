@@ -34,6 +34,7 @@ final class OrgAssembly implements AutoCloseable {
   private final OrgConfig config;
   private final OrgClients clients;
   private final LimitsWiring limits; // null: salesforce.limits.enabled is false
+  private final OrgTransforms transforms; // XF-1: compiled once per process
   private volatile List<SourceFactory> factories = List.of();
 
   /**
@@ -62,6 +63,7 @@ final class OrgAssembly implements AutoCloseable {
     this.clients = new OrgClients(config, metrics, time, spool);
     SalesforceConfig.Limits l = config.salesforce().limits();
     this.limits = l.enabled() ? new LimitsWiring(l, clients.rest, metrics, time.sleeper()) : null;
+    this.transforms = OrgTransforms.of(config, metrics);
   }
 
   /**
@@ -83,7 +85,8 @@ final class OrgAssembly implements AutoCloseable {
    * @return closes the factories, in reverse order
    */
   AutoCloseable buildSources(boolean finite, InstantSource wall, ProgressWatch watch) {
-    List<SourceFactory> built = SourceKinds.of(config, clients.api(), finite, wall, watch);
+    List<SourceFactory> built =
+        SourceKinds.of(config, clients.api(), transforms, finite, wall, watch);
     factories = built;
     return () -> {
       for (SourceFactory f : built.reversed()) {

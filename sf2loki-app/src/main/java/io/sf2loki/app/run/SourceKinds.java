@@ -5,9 +5,7 @@ import io.sf2loki.app.config.PubSubConfig;
 import io.sf2loki.app.config.SourcesConfig;
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.salesforce.apexlog.ApexLogFactory;
-import io.sf2loki.salesforce.apexlog.MetadataTransform;
 import io.sf2loki.salesforce.elf.EventLogFileFactory;
-import io.sf2loki.salesforce.elf.RowTransform;
 import io.sf2loki.salesforce.objects.EventLogObjectsFactory;
 import io.sf2loki.salesforce.pubsub.PubSubFactory;
 import io.sf2loki.salesforce.source.SalesforceOrg;
@@ -30,6 +28,7 @@ final class SourceKinds {
    *
    * @param org the org's configuration
    * @param clients the org's process-lifetime clients
+   * @param transforms the org's compiled rules per source (XF-1)
    * @param finite sources return once caught up (demo, tests)
    * @param wall wall clock of the process-lifetime parts
    * @param watch FEAT-21 registry of the Pub/Sub topic readers
@@ -37,6 +36,7 @@ final class SourceKinds {
   static List<SourceFactory> of(
       OrgConfig org,
       SalesforceOrg clients,
+      OrgTransforms transforms,
       boolean finite,
       InstantSource wall,
       ProgressWatch watch) {
@@ -44,18 +44,25 @@ final class SourceKinds {
     PubSubConfig ps = s.pubsub();
     return List.of(
         new PubSubFactory(
-            ps.enabled(), ps.channel(), ps.source(), ps.reader(), clients, wall, watch),
+            ps.enabled(),
+            ps.channel(),
+            ps.source(),
+            ps.reader(),
+            clients,
+            wall,
+            watch,
+            transforms.pubsub()),
         EventLogFileFactory.of(
             s.eventlogfile().enabled(),
             s.eventlogfile().settings().withFinite(finite),
-            RowTransform.NONE),
+            transforms.elfRows()),
         EventLogObjectsFactory.of(
             s.eventlogObjects().enabled(),
             s.eventlogObjects().settings().withFinite(finite),
-            RowTransform.NONE),
+            transforms.objectRows()), // XF-8
         ApexLogFactory.of(
             s.apexlog().enabled(),
             s.apexlog().settings().withFinite(finite),
-            MetadataTransform.NONE));
+            transforms.apexLogMetadata()));
   }
 }

@@ -52,6 +52,14 @@ final class BackfillScenario implements AutoCloseable {
    * @param lokiExtra further {@code sink.loki} keys (4-space indent) or ""
    */
   BackfillScenario(long rowsPerFile, String lokiExtra) throws Exception {
+    this(rowsPerFile, lokiExtra, "      - Login\n      - API\n");
+  }
+
+  /**
+   * @param elfTail what follows {@code event_types:} in {@code sources.eventlogfile} (4-space
+   *     indent): the type list and any further keys
+   */
+  BackfillScenario(long rowsPerFile, String lokiExtra, String elfTail) throws Exception {
     sf = SalesforceScenario.start(b -> {});
     long seed = 11;
     Instant since = since();
@@ -80,8 +88,7 @@ final class BackfillScenario implements AutoCloseable {
                 + "    enabled: true\n"
                 + "    interval: Daily\n"
                 + "    event_types:\n"
-                + "      - Login\n"
-                + "      - API\n",
+                + elfTail,
             "    batch:\n      max_entries: 100\n" + lokiExtra);
   }
 

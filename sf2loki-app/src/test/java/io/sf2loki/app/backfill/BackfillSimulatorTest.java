@@ -171,4 +171,44 @@ class BackfillSimulatorTest {
       logger.detachAppender(logs);
     }
   }
+
+  @Test
+  @DisplayName(
+      "XF-10, BF-5: backfill applies the ELF transforms (a salted hash on CLIENT_IP) but never"
+          + " samples: every row of the range arrives although the types sample at 1 %")
+  void xf10_backfillTransformsButNeverSamples() throws Exception {
+    String elf =
+        "      - {name: Login, sample: 0.01}\n"
+            + "      - {name: API, sample: 0.01}\n"
+            + "    transforms:\n"
+            + "      - {action: hash, fields: [CLIENT_IP]}\n";
+    try (BackfillScenario s = new BackfillScenario(120, "", elf)) {
+      BackfillScenario.Result r = s.run(s.request(false));
+
+      assertThat(r.exit()).as(r.err()).isZero();
+      Set<String> expected = s.expectedRows(s.inRange);
+      List<String> received = BackfillScenario.rowsOf(s.sf.receiver().entries());
+      assertThat(new HashSet<>(received)).isEqualTo(expected);
+      Set<String> rawIps = new HashSet<>();
+      for (String id : s.inRange) {
+        var f = s.files.get(id);
+        int ip = f.generator().header().indexOf("CLIENT_IP");
+        if (ip >= 0) {
+          f.expectedRows().forEach(row -> rawIps.add(row.get(ip)));
+        }
+      }
+      rawIps.remove("");
+      assertThat(rawIps).isNotEmpty();
+      var json = new com.fasterxml.jackson.databind.ObjectMapper();
+      int hashed = 0;
+      for (var e : s.sf.receiver().entries()) {
+        var ip = json.readTree(e.line()).path("CLIENT_IP");
+        if (!ip.isMissingNode()) {
+          assertThat(ip.asText()).matches("[0-9a-f]{16}").isNotIn(rawIps);
+          hashed++;
+        }
+      }
+      assertThat(hashed).isPositive();
+    }
+  }
 }

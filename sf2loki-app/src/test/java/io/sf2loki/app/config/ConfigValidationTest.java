@@ -305,7 +305,7 @@ class ConfigValidationTest {
         .hasMessageContaining("sources.pubsub.transforms.2.pattern: only allowed for regex_replace")
         .hasMessageContaining("sources.pubsub.transforms.3.pattern: required")
         .hasMessageContaining(
-            "sources.pubsub.transforms.4.pattern: outside the portable regex grammar (XF-5): at 0:"
+            "sources.pubsub.transforms.4.pattern: outside the portable regex grammar (XF-5): at code point 0 (0-based):"
                 + " missing ')'")
         .hasMessageContaining("sources.pubsub.transforms.5.action: must be one of");
   }
@@ -327,21 +327,26 @@ class ConfigValidationTest {
                 + "    topics:");
     assertThatThrownBy(() -> load(dir, yaml))
         .hasMessageContaining(
-            "sources.pubsub.transforms.0.pattern: outside the portable regex grammar (XF-5): at 0:"
+            "sources.pubsub.transforms.0.pattern: outside the portable regex grammar (XF-5): at code point 0 (0-based):"
                 + " look-around is not portable")
         .hasMessageContaining(
-            "sources.pubsub.transforms.1.pattern: outside the portable regex grammar (XF-5): at 3:"
+            "sources.pubsub.transforms.1.pattern: outside the portable regex grammar (XF-5): at code point 3 (0-based):"
                 + " numbered back-references")
         .hasMessageContaining(
-            "sources.pubsub.transforms.2.replacement: not a portable replacement (XF-5): at 0:"
+            "sources.pubsub.transforms.2.replacement: not a portable replacement (XF-5): at code point 0 (0-based):"
                 + " invalid group reference 2")
         .hasMessageContaining(
-            "sources.pubsub.transforms.3.replacement: not a portable replacement (XF-5): at 0:"
+            "sources.pubsub.transforms.3.replacement: not a portable replacement (XF-5): at code point 0 (0-based):"
                 + " escape \\x")
         .hasMessageContaining(
-            "sources.pubsub.transforms.4.pattern: outside the portable regex grammar (XF-5): at 1:"
+            "sources.pubsub.transforms.4.pattern: outside the portable regex grammar (XF-5): at code point 1 (0-based):"
                 + " '{' that does not start a valid quantifier")
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("transforms.5"));
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("transforms.5"))
+        .satisfies( // each refusal cites XF-5 once
+            e ->
+                assertThat(e.getMessage().lines())
+                    .allSatisfy(
+                        l -> assertThat(l.indexOf("XF-5")).isEqualTo(l.lastIndexOf("XF-5"))));
   }
 
   // ---- CFG-20 / CFG-21 / CFG-22 ----

@@ -182,6 +182,17 @@ final class ObjectHarness implements AutoCloseable {
         SourceContext.of(time.timeSource(), cpu, metrics, store));
   }
 
+  /** A source whose records go through {@code transform} (XF). */
+  EventLogObjectSource source(
+      io.sf2loki.salesforce.elf.RowTransform transform, ObjectSettings... objects) {
+    return new EventLogObjectSource(
+        new EventLogObjectsSettings(List.of(objects), List.of("UserId"), false),
+        rest,
+        SourceContext.of(time.timeSource(), cpu, metrics, store),
+        transform,
+        java.util.random.RandomGenerator.of("L64X128MixRandom"));
+  }
+
   /** Polls once; every accepted entry's token is committed at once. */
   PollResult poll(EventLogObjectSource src, String object) throws InterruptedException {
     return poll(src, object, Integer.MAX_VALUE);

@@ -58,6 +58,28 @@ public final class ElfStages {
     return n;
   }
 
+  /**
+   * Parses a CSV body as the source does and shapes every row with {@code shaper}: the ELF path's
+   * per-row CPU work (CSV → row → transforms → entry).
+   *
+   * @return the sum of the entries' line lengths (keeps the work observable)
+   */
+  public static long parseAndShape(byte[] csv, Shaper shaper) {
+    long n = 0;
+    try (ElfCsvReader r = new ElfCsvReader(new ByteArrayInputStream(csv))) {
+      Map<String, Object> row;
+      while ((row = r.next()) != null) {
+        LogEntry e = shaper.shape(row);
+        n += e == null ? 0 : e.line().length();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (ElfCsvReader.ElfCsvParseException e) {
+      throw new UncheckedIOException(new IOException(e));
+    }
+    return n;
+  }
+
   /** The header row of a CSV body. */
   public static List<String> header(byte[] csv) {
     try (ElfCsvReader r = new ElfCsvReader(new ByteArrayInputStream(csv))) {
@@ -85,6 +107,20 @@ public final class ElfStages {
         List<String> header,
         List<String> metadataFields,
         Sf2lokiMetrics metrics) {
+      this(eventType, header, metadataFields, metrics, RowTransform.NONE);
+    }
+
+    /**
+     * As above, with the type's transforms applied in the shaper exactly as the source does (XF-1).
+     *
+     * @param transform the compiled rules, or {@link RowTransform#NONE}
+     */
+    public Shaper(
+        String eventType,
+        List<String> header,
+        List<String> metadataFields,
+        Sf2lokiMetrics metrics,
+        RowTransform transform) {
       this.shaper =
           new RowShaper(
               eventType,
@@ -92,7 +128,7 @@ public final class ElfStages {
               List.of(),
               1.0,
               metadataFields,
-              RowTransform.NONE,
+              transform,
               metrics);
       Instant now = Instant.now();
       this.ctx =

@@ -103,8 +103,7 @@ final class ClassTranslator {
       case 't' -> new Member('\t', null, false);
       case 'n' -> new Member('\n', null, false);
       case 'r' -> new Member('\r', null, false);
-      case 'b' ->
-          throw t.error(at, "\\b inside a class (a backspace in 1.x) is not portable (XF-5)");
+      case 'b' -> throw t.error(at, "\\b inside a class (a backspace in 1.x) is not portable");
       default -> new Member(t.escapedLiteral(e, at), null, false);
     };
   }

@@ -213,7 +213,7 @@ final class RegexTranslator {
   private String unsupportedGroup() {
     int c = pos + 1 < cp.length ? cp[pos + 1] : -1;
     if (startsWith("?=") || startsWith("?!") || startsWith("?<=") || startsWith("?<!")) {
-      return "look-around is not portable (XF-5)";
+      return "look-around is not portable";
     }
     if (c == 'i' || c == 'm' || c == 's' || c == 'x' || c == 'a' || c == 'u' || c == 'L') {
       return "inline flags are allowed only as (?i), (?m), (?s) at the start of the pattern";
@@ -222,15 +222,15 @@ final class RegexTranslator {
       return "named groups are written (?P<name>…) in the portable grammar";
     }
     if (c == '>') {
-      return "atomic groups are not portable (XF-5)";
+      return "atomic groups are not portable";
     }
     if (c == '#') {
-      return "comments (?#…) are not portable (XF-5)";
+      return "comments (?#…) are not portable";
     }
     if (c == '(') {
-      return "conditional groups are not portable (XF-5)";
+      return "conditional groups are not portable";
     }
-    return "group syntax '(?" + (c < 0 ? "" : Character.toString(c)) + "' is not portable (XF-5)";
+    return "group syntax '(?" + (c < 0 ? "" : Character.toString(c)) + "' is not portable";
   }
 
   /** An ASCII identifier up to {@code end} (XF-12); consumes the terminator. */
@@ -291,7 +291,7 @@ final class RegexTranslator {
       pos++;
       out.append('?');
     } else if (peek() == '+') {
-      throw error("possessive quantifiers are not portable (XF-5)");
+      throw error("possessive quantifiers are not portable");
     }
     int n = peek();
     if (n == '*' || n == '+' || n == '?' || n == '{') {
@@ -404,13 +404,13 @@ final class RegexTranslator {
           start,
           "numbered back-references and octal escapes (\\"
               + (char) c
-              + ") are not portable; use (?P<name>…) and (?P=name) (XF-5)");
+              + ") are not portable; use (?P<name>…) and (?P=name)");
     }
     if (c == 'p' || c == 'P') {
-      throw error(start, "property classes (\\" + (char) c + ") are not portable (XF-5)");
+      throw error(start, "property classes (\\" + (char) c + ") are not portable");
     }
     String shown = c < 128 ? Character.toString(c) : String.format("u%04X", c);
-    throw error(start, "escape \\" + shown + " is not portable (XF-5)");
+    throw error(start, "escape \\" + shown + " is not portable");
   }
 
   // ---- \b next to an atom that surely consumes a word character (one look-around, not four)

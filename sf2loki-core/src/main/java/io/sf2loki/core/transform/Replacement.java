@@ -84,7 +84,7 @@ public final class Replacement {
                 && cp[i + 1] >= '0'
                 && cp[i + 1] <= '7') {
               throw new PortableRegexException(
-                  at, "three-digit octal escapes are not portable; write \\g<n> (XF-5)");
+                  at, "three-digit octal escapes are not portable; write \\g<n>");
             }
             n = n * 10 + (d2 - '0');
             i++;
@@ -127,13 +127,13 @@ public final class Replacement {
 
   private static String badEscape(int e) {
     if (e == '0') {
-      return "octal escape \\0 is not portable (XF-5)";
+      return "octal escape \\0 is not portable";
     }
     String shown = e < 128 ? Character.toString(e) : String.format("u%04X", e);
     return "escape \\"
         + shown
         + " is not allowed in a replacement (only \\1…\\99, \\g<…>, \\n,"
-        + " \\t, \\\\; XF-5)";
+        + " \\t, \\\\)";
   }
 
   private static int indexOf(int[] cp, int c, int from) {

@@ -82,7 +82,7 @@ public final class TransformChain {
       PortableRegex regex = PortableRegex.compile(s.pattern());
       return new Rule.RegexReplace(s.fields(), regex, Replacement.parse(s.replacement(), regex));
     } catch (PortableRegexException e) {
-      throw new InvalidTransformException(index, e.getMessage());
+      throw new InvalidTransformException(index, "regex_replace outside XF-5: " + e.getMessage());
     }
   }
 

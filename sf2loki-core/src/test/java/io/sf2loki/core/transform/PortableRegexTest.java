@@ -159,7 +159,7 @@ class PortableRegexTest {
   void xf5_rejected(String pattern, int position, String what) {
     assertThatThrownBy(() -> PortableRegex.compile(pattern))
         .isInstanceOf(PortableRegexException.class)
-        .hasMessageStartingWith("at " + position + ": ")
+        .hasMessageStartingWith("at code point " + position + " (0-based): ")
         .hasMessageContaining(what)
         .extracting(e -> ((PortableRegexException) e).position())
         .isEqualTo(position);

@@ -60,7 +60,7 @@ class ReplacementTest {
   void xf5_rejected(String replacement, int position, String what) {
     assertThatThrownBy(() -> Replacement.parse(replacement, TWO))
         .isInstanceOf(PortableRegexException.class)
-        .hasMessageStartingWith("at " + position + ": ")
+        .hasMessageStartingWith("at code point " + position + " (0-based): ")
         .hasMessageContaining(what);
   }
 

@@ -215,7 +215,9 @@ class TransformChainTest {
                     TransformSpec.of(TransformAction.MASK, "A"),
                     TransformSpec.regexReplace("(?=x)", "", "A")))
         .isInstanceOf(InvalidTransformException.class)
-        .hasMessage("transforms[1]: at 0: look-around is not portable (XF-5)");
+        .hasMessage(
+            "transforms[1]: regex_replace outside XF-5: at code point 0 (0-based): look-around is"
+                + " not portable");
     assertThatThrownBy(() -> chain("", TransformSpec.regexReplace("(a)", "\\2", "A")))
         .isInstanceOf(InvalidTransformException.class)
         .hasMessageContaining("invalid group reference 2");

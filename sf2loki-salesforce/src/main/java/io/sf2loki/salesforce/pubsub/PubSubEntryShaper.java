@@ -7,6 +7,7 @@ import io.sf2loki.core.model.CheckpointToken;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.shape.Sampler;
 import io.sf2loki.core.shape.StructuredMetadataExtractor;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import io.sf2loki.salesforce.source.TimestampFallback;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -17,14 +18,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Shapes the decoded events of one topic for one term (SPEC SRC-4…SRC-13, PS-10, PS-11): sampling
- * (SRC-14, key = lowercase hex of the replay id, XF-9), then labels {@code source=pubsub} and
- * {@code event_type=<last topic segment>}, the canonical JSON line, structured metadata (SRC-9 with
- * the envelope names {@code replay_id} and {@code schema_id}) and the PS-10 timestamp. The
- * timestamp fallback is the last field-derived time seen on this topic by this shaper (so one
- * shaper per topic and term), else server now, floored at server now − 167 h (SRC-12), counting
- * {@code sf2loki_timestamp_fallbacks{source="pubsub"}}. Static labels are merged by the pipeline
- * (PIPE-4). Not thread-safe.
+ * Shapes the decoded events of one topic for one term (SPEC SRC-4…SRC-13, PS-10, PS-11): the {@code
+ * sources.pubsub.transforms} first (XF-1; a {@code drop_row} match leaves a checkpoint-only entry,
+ * XF-6), then sampling (SRC-14, key = lowercase hex of the replay id, XF-9), then labels {@code
+ * source=pubsub} and {@code event_type=<last topic segment>}, the canonical JSON line, structured
+ * metadata (SRC-9 with the envelope names {@code replay_id} and {@code schema_id}) and the PS-10
+ * timestamp. The timestamp fallback is the last field-derived time seen on this topic by this
+ * shaper (so one shaper per topic and term), else server now, floored at server now − 167 h
+ * (SRC-12), counting {@code sf2loki_timestamp_fallbacks{source="pubsub"}}. Static labels are merged
+ * by the pipeline (PIPE-4). Not thread-safe.
  */
 public final class PubSubEntryShaper {
 
@@ -35,6 +37,7 @@ public final class PubSubEntryShaper {
   private final double sampleRate;
   private final Sf2lokiMetrics metrics;
   private final InstantSource serverNow;
+  private final SourceTransforms transforms;
   private final Attributes sourceAttrs;
   private final Attributes typeAttrs;
   private final RecordLineWriter lineWriter = new RecordLineWriter();
@@ -53,6 +56,23 @@ public final class PubSubEntryShaper {
       double sampleRate,
       Sf2lokiMetrics metrics,
       InstantSource serverNow) {
+    this(topic, metadata, sampleRate, metrics, serverNow, SourceTransforms.NONE);
+  }
+
+  /**
+   * As above, with the source's transforms (XF-1).
+   *
+   * @param transforms the compiled {@code sources.pubsub.transforms}, or {@link
+   *     SourceTransforms#NONE}
+   */
+  public PubSubEntryShaper(
+      String topic,
+      StructuredMetadataExtractor metadata,
+      double sampleRate,
+      Sf2lokiMetrics metrics,
+      InstantSource serverNow,
+      SourceTransforms transforms) {
+    this.transforms = Objects.requireNonNull(transforms, "transforms");
     this.topic = Objects.requireNonNull(topic, "topic");
     this.key = PubSubTopics.checkpointKey(topic);
     String eventType = PubSubTopics.eventType(topic);
@@ -83,13 +103,17 @@ public final class PubSubEntryShaper {
   /**
    * Shapes one decoded event.
    *
-   * @param decoded the decoded payload (PS-5)
+   * @param decoded the decoded payload (PS-5); transforms change it in place
    * @param replayId the event's replay id
    * @param schemaId the event's schema id
-   * @return a real entry, or a checkpoint-only entry when the event is sampled out (counted in
-   *     {@code sf2loki_entries_sampled_out{source,event_type}})
+   * @return a real entry, or a checkpoint-only entry when a {@code drop_row} rule dropped the event
+   *     (counted in {@code sf2loki_rows_filtered}) or it is sampled out (counted in {@code
+   *     sf2loki_entries_sampled_out{source,event_type}})
    */
   public LogEntry shape(Map<String, Object> decoded, ByteString replayId, String schemaId) {
+    if (!transforms.apply(decoded)) {
+      return checkpointOnly(replayId); // XF-6: dropped visibly, the position still advances
+    }
     if (sampleRate < 1.0
         && !Sampler.keep(HexFormat.of().formatHex(replayId.toByteArray()), sampleRate)) {
       metrics.entriesSampledOut.add(1, typeAttrs);

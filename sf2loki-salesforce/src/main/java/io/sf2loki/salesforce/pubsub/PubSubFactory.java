@@ -6,6 +6,7 @@ import io.sf2loki.core.spi.Source;
 import io.sf2loki.salesforce.source.OrgTerm;
 import io.sf2loki.salesforce.source.SalesforceOrg;
 import io.sf2loki.salesforce.source.SourceFactory;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ public final class PubSubFactory implements SourceFactory {
   private final PubSubReaderSettings readerSettings;
   private final SalesforceOrg org;
   private final ProgressWatch watch;
+  private final SourceTransforms transforms;
   private final UndecodableTopics undecodable = new UndecodableTopics();
   private final DiscardedReplayIds discarded = new DiscardedReplayIds();
   private final ReplayCommitTimes commitTimes;
@@ -42,6 +44,8 @@ public final class PubSubFactory implements SourceFactory {
    * @param org the org's process-lifetime clients (tokens and org id for PS-2, lister, server now)
    * @param wall wall clock dating committed replay ids
    * @param watch FEAT-21: each topic reader registers as {@code topic <name>}
+   * @param transforms the compiled {@code sources.pubsub.transforms} (XF-1), run with the decoding
+   *     and shaping on the term's CPU pool (PIPE-26)
    */
   public PubSubFactory(
       boolean enabled,
@@ -50,7 +54,9 @@ public final class PubSubFactory implements SourceFactory {
       PubSubReaderSettings reader,
       SalesforceOrg org,
       InstantSource wall,
-      ProgressWatch watch) {
+      ProgressWatch watch,
+      SourceTransforms transforms) {
+    this.transforms = Objects.requireNonNull(transforms, "transforms");
     this.sourceSettings = Objects.requireNonNull(source, "source");
     this.readerSettings = Objects.requireNonNull(reader, "reader");
     this.org = Objects.requireNonNull(org, "org");
@@ -85,7 +91,8 @@ public final class PubSubFactory implements SourceFactory {
             undecodable,
             org.rest()::serverNow,
             term.context());
-    readers.reportTo(term.reporter());
+    // decode, transforms (XF-1) and shaping on the CPU pool (PIPE-26)
+    readers.reportTo(term.reporter()).shapeOn(transforms, term.context().cpu());
     return List.of(
         new PubSubSource(
             sourceSettings,

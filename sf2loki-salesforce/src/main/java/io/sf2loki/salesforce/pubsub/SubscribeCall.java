@@ -1,7 +1,6 @@
 package io.sf2loki.salesforce.pubsub;
 
 import com.google.protobuf.ByteString;
-import com.salesforce.eventbus.protobuf.ConsumerEvent;
 import com.salesforce.eventbus.protobuf.FetchRequest;
 import com.salesforce.eventbus.protobuf.FetchResponse;
 import com.salesforce.eventbus.protobuf.PubSubGrpc;
@@ -286,8 +285,8 @@ final class SubscribeCall {
         .sourceLastSuccessTimestampSeconds
         .set(ctx.time().now().toEpochMilli() / 1000.0, ctx.progressAttrs());
     credits.onResponse(r.getPendingNumRequested(), r.getEventsCount());
-    for (ConsumerEvent event : r.getEventsList()) {
-      End failed = onEvent(event);
+    for (TopicDecoding.Step step : decoding.onEvents(r.getEventsList(), reporter)) {
+      End failed = onStep(step);
       if (failed != null) {
         return failed;
       }
@@ -311,9 +310,9 @@ final class SubscribeCall {
     return null;
   }
 
-  /** One event through the decoding; a non-null result ends the call. */
-  private End onEvent(ConsumerEvent event) throws InterruptedException, StoppedInside {
-    switch (decoding.onEvent(event, reporter)) {
+  /** One event's step (in event order); a non-null result ends the call. */
+  private End onStep(TopicDecoding.Step step) throws InterruptedException, StoppedInside {
+    switch (step) {
       case TopicDecoding.Emit e -> {
         put(e.entry());
         position.set(ReplayPosition.after(e.replayId()));

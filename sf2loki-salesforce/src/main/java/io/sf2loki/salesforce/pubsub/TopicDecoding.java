@@ -6,7 +6,12 @@ import io.opentelemetry.api.common.Attributes;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.status.PollReporter;
+import io.sf2loki.salesforce.source.CpuOffload;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import org.apache.avro.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * the cache (fetched on a miss inside a context the reader's stop cancels), the Avro decode, and
  * the memory of failures — the event that failed on consecutive connections (skipped after {@code
  * skip_after}), the PS-6 readiness hold while an event cannot be decoded, and the PS-9 stuck signal
- * after {@code stuck_after} schema failures or decode-ended connections. Owns its {@link
- * AvroEventDecoder}; touched by the reader thread only.
+ * after {@code stuck_after} schema failures or decode-ended connections. The decode, the transforms
+ * and the shaping of a response's events run as one task on the CPU pool (PIPE-26, XF-1) while the
+ * reader thread waits stop-aware; schema fetches stay on the reader thread (they are gRPC calls).
+ * Owns its {@link AvroEventDecoder}; used by one thread at a time (the reader, or the pool task it
+ * awaits).
  */
 final class TopicDecoding {
   private static final Logger log = LoggerFactory.getLogger(TopicReader.class);
@@ -39,6 +47,7 @@ final class TopicDecoding {
   private final UndecodableTopics undecodable;
   private final TopicPosition position;
   private final AvroEventDecoder decoder = new AvroEventDecoder();
+  private final CpuOffload cpu;
   private ByteString failingId;
   private int failingConnections;
   private int decodeEndedConnections;
@@ -50,7 +59,9 @@ final class TopicDecoding {
       ReaderContext ctx,
       SchemaCache schemas,
       UndecodableTopics undecodable,
-      TopicPosition position) {
+      TopicPosition position,
+      Executor cpu) {
+    this.cpu = new CpuOffload(cpu);
     this.ctx = ctx;
     this.schemas = schemas;
     this.undecodable = undecodable;
@@ -67,13 +78,91 @@ final class TopicDecoding {
     return held;
   }
 
-  /** PS-4…PS-6, PS-9, PS-10 for one event. */
-  Step onEvent(ConsumerEvent event, PollReporter reporter) throws InterruptedException {
-    ByteString replayId = event.getReplayId();
+  /**
+   * PS-4…PS-6, PS-9, PS-10 for the events of one response, in order: the writer schemas on this
+   * (the reader's) thread, then one CPU-pool task that decodes, transforms and shapes them
+   * (PIPE-26, XF-1) until the first event that cannot be decoded. A skipped event (PS-10) lets the
+   * rest of the response go on; a decode or schema failure that ends the call is the last step.
+   *
+   * @return the steps in event order; empty for an empty response
+   */
+  List<Step> onEvents(List<ConsumerEvent> events, PollReporter reporter)
+      throws InterruptedException {
+    List<Step> steps = new ArrayList<>(events.size() + 1);
+    int from = 0;
+    while (from < events.size()) {
+      Schema[] writers = new Schema[events.size()];
+      int ready = from;
+      while (ready < events.size()
+          && (writers[ready] = schema(events.get(ready), reporter)) != null) {
+        ready++;
+      }
+      int first = from;
+      int count = ready;
+      Optional<Shaped> done =
+          CpuOffload.await(
+              cpu.submit(() -> shapeAll(events, writers, first, count)),
+              ctx.stop(),
+              RuntimeException.class);
+      if (done.isEmpty()) {
+        steps.add(new EndCall(SubscribeCall.Kind.STOPPED));
+        return steps;
+      }
+      Shaped shaped = done.get();
+      for (int i = first; i < shaped.end(); i++) {
+        failingId = null;
+        failingConnections = 0;
+        decodeEndedConnections = 0;
+        release();
+        steps.add(new Emit(shaped.entries()[i - first], events.get(i).getReplayId()));
+      }
+      if (shaped.failure() != null) {
+        ConsumerEvent bad = events.get(shaped.end());
+        Step step =
+            decodeFailed(
+                shaped.failure(), bad.getReplayId(), bad.getEvent().getSchemaId(), reporter);
+        steps.add(step);
+        if (!(step instanceof Skip)) {
+          return steps;
+        }
+        from = shaped.end() + 1;
+      } else if (ready < events.size()) {
+        steps.add(new EndCall(SubscribeCall.Kind.SCHEMA_FAILED));
+        return steps;
+      } else {
+        from = ready;
+      }
+    }
+    return steps;
+  }
+
+  /**
+   * What the CPU task made of events [from, end): their entries, and the decode failure of event
+   * {@code end} when it stopped early (null when every event was shaped).
+   */
+  private record Shaped(LogEntry[] entries, int end, AvroDecodeException failure) {}
+
+  /** Decodes, transforms and shapes events [from, to) in order; runs on the CPU pool. */
+  private Shaped shapeAll(List<ConsumerEvent> events, Schema[] writers, int from, int to) {
+    LogEntry[] out = new LogEntry[to - from];
+    for (int i = from; i < to; i++) {
+      ConsumerEvent e = events.get(i);
+      try {
+        Map<String, Object> decoded =
+            decoder.decode(writers[i], e.getEvent().getPayload().toByteArray());
+        out[i - from] = ctx.shaper().shape(decoded, e.getReplayId(), e.getEvent().getSchemaId());
+      } catch (AvroDecodeException ex) {
+        return new Shaped(out, i, ex);
+      }
+    }
+    return new Shaped(out, to, null);
+  }
+
+  /** The event's writer schema (PS-4), or null after a fetch failure (logged, PS-9 counted). */
+  private Schema schema(ConsumerEvent event, PollReporter reporter) throws InterruptedException {
     String schemaId = event.getEvent().getSchemaId();
-    Schema schema;
     try {
-      schema = schemas.cached(schemaId);
+      Schema schema = schemas.cached(schemaId);
       if (schema == null) {
         schema = fetchSchema(schemaId);
       }
@@ -82,6 +171,7 @@ final class TopicDecoding {
         lastSchema = schema;
       }
       schemaFailures = 0;
+      return schema;
     } catch (SchemaCache.SchemaFetchException e) {
       schemaFailures++;
       log.atWarn()
@@ -92,19 +182,8 @@ final class TopicDecoding {
       if (schemaFailures == ctx.settings().stuckAfter()) {
         stuck("schema fetch failures", schemaFailures);
       }
-      return new EndCall(SubscribeCall.Kind.SCHEMA_FAILED);
+      return null;
     }
-    Map<String, Object> decoded;
-    try {
-      decoded = decoder.decode(schema, event.getEvent().getPayload().toByteArray());
-    } catch (AvroDecodeException e) {
-      return decodeFailed(e, replayId, schemaId, reporter);
-    }
-    failingId = null;
-    failingConnections = 0;
-    decodeEndedConnections = 0;
-    release();
-    return new Emit(ctx.shaper().shape(decoded, replayId, schemaId), replayId);
   }
 
   private Step decodeFailed(

@@ -13,11 +13,13 @@ import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.salesforce.pubsub.SubscribeCall.End;
 import io.sf2loki.salesforce.pubsub.SubscribeCall.Kind;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,6 +106,48 @@ public final class TopicReader {
       TimeSource time,
       InstantSource serverNow,
       RandomGenerator random) {
+    this(
+        topic,
+        bridge,
+        stop,
+        settings,
+        channel,
+        credentials,
+        schemas,
+        cursors,
+        discarded,
+        commitTimes,
+        undecodable,
+        metrics,
+        time,
+        serverNow,
+        random,
+        SourceTransforms.NONE,
+        Runnable::run);
+  }
+
+  /**
+   * As above, with the source's transforms (XF-1) and the CPU pool that decodes, transforms and
+   * shapes events (PIPE-26).
+   */
+  TopicReader(
+      String topic,
+      BridgeWriter bridge,
+      StopSignal stop,
+      PubSubReaderSettings settings,
+      Channel channel,
+      PubSubCredentials credentials,
+      SchemaCache schemas,
+      io.sf2loki.salesforce.source.CursorReader cursors,
+      DiscardedReplayIds discarded,
+      ReplayCommitTimes commitTimes,
+      UndecodableTopics undecodable,
+      Sf2lokiMetrics metrics,
+      TimeSource time,
+      InstantSource serverNow,
+      RandomGenerator random,
+      SourceTransforms transforms,
+      Executor cpu) {
     this.topic = Objects.requireNonNull(topic, "topic");
     this.stop = Objects.requireNonNull(stop, "stop");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -121,7 +165,8 @@ public final class TopicReader {
             new StructuredMetadataExtractor(settings.structuredMetadataFields()),
             settings.sampleRates().applyAsDouble(topic),
             metrics,
-            serverNow);
+            serverNow,
+            transforms);
     this.topicAttrs = Attributes.of(Sf2lokiMetrics.TOPIC, topic);
     this.ctx =
         new ReaderContext(
@@ -141,7 +186,8 @@ public final class TopicReader {
             ctx,
             Objects.requireNonNull(schemas, "schemas"),
             Objects.requireNonNull(undecodable, "undecodable"),
-            position);
+            position,
+            Objects.requireNonNull(cpu, "cpu"));
   }
 
   /**

@@ -4,8 +4,10 @@ import io.grpc.Channel;
 import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.salesforce.source.SourceContext;
+import io.sf2loki.salesforce.source.SourceTransforms;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.random.RandomGenerator;
 
 /**
@@ -24,6 +26,8 @@ public final class TopicReaders implements TopicRunner {
   private final InstantSource serverNow;
   private final SourceContext context;
   private volatile PollReporter reporter = PollReporter.NONE;
+  private volatile SourceTransforms transforms = SourceTransforms.NONE;
+  private volatile Executor cpu = Runnable::run;
 
   /**
    * @param settings the org's reader settings ({@link PubSubReaderSettings#defaults})
@@ -72,6 +76,21 @@ public final class TopicReaders implements TopicRunner {
     return this;
   }
 
+  /**
+   * Every reader applies {@code t} to each decoded event before sampling (XF-1) and runs the
+   * decode, the transforms and the shaping on {@code cpu} (PIPE-26); without this call they run on
+   * the reader's thread with no transforms. Call before the readers run.
+   *
+   * @param t the compiled {@code sources.pubsub.transforms}
+   * @param cpu the process's CPU pool
+   * @return this
+   */
+  public TopicReaders shapeOn(SourceTransforms t, Executor cpu) {
+    this.transforms = Objects.requireNonNull(t, "transforms");
+    this.cpu = Objects.requireNonNull(cpu, "cpu");
+    return this;
+  }
+
   @Override
   public void run(String topic, BridgeWriter bridge, StopSignal stop) throws InterruptedException {
     new TopicReader(
@@ -89,7 +108,9 @@ public final class TopicReaders implements TopicRunner {
             context.metrics(),
             context.time(),
             serverNow,
-            RandomGenerator.of("L64X128MixRandom"))
+            RandomGenerator.of("L64X128MixRandom"),
+            transforms,
+            cpu)
         .reportTo(reporter)
         .run();
   }

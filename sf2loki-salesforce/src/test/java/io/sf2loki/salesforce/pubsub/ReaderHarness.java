@@ -67,6 +67,9 @@ final class ReaderHarness implements AutoCloseable {
       PubSubReaderSettings.defaults(List.of("event_uuid", "replay_id", "schema_id"))
           .withInboxPoll(Duration.ofMillis(2));
   io.sf2loki.core.status.PollReporter reporter = io.sf2loki.core.status.PollReporter.NONE;
+  io.sf2loki.salesforce.source.SourceTransforms transforms =
+      io.sf2loki.salesforce.source.SourceTransforms.NONE;
+  java.util.concurrent.Executor cpu = Runnable::run;
   private Thread thread;
   final List<Throwable> crashes = new CopyOnWriteArrayList<>();
 
@@ -157,7 +160,9 @@ final class ReaderHarness implements AutoCloseable {
         metrics,
         time.timeSource(),
         time.wall(),
-        java.util.random.RandomGenerator.of("L64X128MixRandom"));
+        java.util.random.RandomGenerator.of("L64X128MixRandom"),
+        transforms,
+        cpu);
   }
 
   /** Starts the reader on its own thread. */
