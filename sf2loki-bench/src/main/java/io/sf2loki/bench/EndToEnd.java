@@ -102,52 +102,11 @@ public final class EndToEnd {
     double stageSum = phases.contains("c") ? limitPhase(opt) : Double.NaN;
 
     try (CpuPool cpu = new CpuPool()) {
-      List<Double> inProcess = new ArrayList<>();
       if (phases.contains("a")) {
-        // warm-up pass (JIT), not reported
-        runElf("warm-up", csv, 1, rowsPerFile * 1L * csv.size(), 0, cpu, EncodingSink::new);
-        for (int i = 1; i <= repeat; i++) {
-          inProcess.add(
-              runElf(
-                  "(a) in-process run " + i,
-                  csv,
-                  files,
-                  rowsPerPass,
-                  csvBytesPerPass,
-                  cpu,
-                  EncodingSink::new));
-        }
-        summary("(a) in-process", inProcess, rowsPerPass, csvBytesPerPass);
-        if (!Double.isNaN(stageSum)) {
-          double median = median(inProcess);
-          System.out.printf(
-              Locale.ROOT,
-              "E2E (a)/(c) = %.1f%% (median %,.0f rows/s vs limit %,.0f rows/s)%n",
-              100 * median / (1e9 / stageSum),
-              median,
-              1e9 / stageSum);
-        }
-        memory("(a)");
+        phaseA(csv, files, repeat, rowsPerPass, csvBytesPerPass, rowsPerFile, stageSum, cpu);
       }
       if (phases.contains("b")) {
-        try (Receiver rx = Receiver.start(false)) {
-          List<Double> http = new ArrayList<>();
-          Function<java.util.concurrent.Executor, Sink> sink =
-              ex ->
-                  new LokiHttpSink(
-                      LokiSinkSettings.of(URI.create(rx.pushUrl()), "bench"),
-                      BenchData.metrics(),
-                      Sleeper.system(),
-                      new Random(),
-                      ex);
-          runElf("warm-up", csv, 1, rowsPerFile * 1L * csv.size(), 0, cpu, sink);
-          for (int i = 1; i <= repeat; i++) {
-            http.add(
-                runElf("(b) HTTP run " + i, csv, files, rowsPerPass, csvBytesPerPass, cpu, sink));
-          }
-          summary("(b) HTTP to receiver JVM", http, rowsPerPass, csvBytesPerPass);
-        }
-        memory("(b)");
+        phaseB(csv, files, repeat, rowsPerPass, csvBytesPerPass, rowsPerFile, cpu);
       }
       if (phases.contains("d")) {
         System.out.println(
@@ -169,6 +128,73 @@ public final class EndToEnd {
     }
   }
 
+  /** Phase (a): in-process ELF passes into the encoding sink; (a)/(c) when the limit ran. */
+  private static void phaseA(
+      Map<String, byte[]> csv,
+      int files,
+      int repeat,
+      long rowsPerPass,
+      long csvBytesPerPass,
+      int rowsPerFile,
+      double stageSum,
+      CpuPool cpu)
+      throws Exception {
+    // warm-up pass (JIT), not reported
+    runElf("warm-up", csv, 1, rowsPerFile * 1L * csv.size(), 0, cpu, EncodingSink::new);
+    List<Double> inProcess = new ArrayList<>();
+    for (int i = 1; i <= repeat; i++) {
+      inProcess.add(
+          runElf(
+              "(a) in-process run " + i,
+              csv,
+              files,
+              rowsPerPass,
+              csvBytesPerPass,
+              cpu,
+              EncodingSink::new));
+    }
+    summary("(a) in-process", inProcess, rowsPerPass, csvBytesPerPass);
+    if (!Double.isNaN(stageSum)) {
+      double median = median(inProcess);
+      System.out.printf(
+          Locale.ROOT,
+          "E2E (a)/(c) = %.1f%% (median %,.0f rows/s vs limit %,.0f rows/s)%n",
+          100 * median / (1e9 / stageSum),
+          median,
+          1e9 / stageSum);
+    }
+    memory("(a)");
+  }
+
+  /** Phase (b): ELF passes through the real {@link LokiHttpSink} to a discard receiver JVM. */
+  private static void phaseB(
+      Map<String, byte[]> csv,
+      int files,
+      int repeat,
+      long rowsPerPass,
+      long csvBytesPerPass,
+      int rowsPerFile,
+      CpuPool cpu)
+      throws Exception {
+    try (Receiver rx = Receiver.start(false)) {
+      List<Double> http = new ArrayList<>();
+      Function<java.util.concurrent.Executor, Sink> sink =
+          ex ->
+              new LokiHttpSink(
+                  LokiSinkSettings.of(URI.create(rx.pushUrl()), "bench"),
+                  BenchData.metrics(),
+                  Sleeper.system(),
+                  new Random(),
+                  ex);
+      runElf("warm-up", csv, 1, rowsPerFile * 1L * csv.size(), 0, cpu, sink);
+      for (int i = 1; i <= repeat; i++) {
+        http.add(runElf("(b) HTTP run " + i, csv, files, rowsPerPass, csvBytesPerPass, cpu, sink));
+      }
+      summary("(b) HTTP to receiver JVM", http, rowsPerPass, csvBytesPerPass);
+    }
+    memory("(b)");
+  }
+
   /** One ELF pass; returns rows/s. */
   static double runElf(
       String label,
@@ -182,23 +208,9 @@ public final class EndToEnd {
     ProcessStats.resetPeaks();
     Sf2lokiMetrics m = BenchData.metrics();
     MapStore store = new MapStore();
-    EventLogFileSettings settings =
-        new EventLogFileSettings(
-            EventLogFileSettings.Interval.Hourly,
-            csv.keySet().stream().map(EventTypeSettings::of).toList(),
-            List.of(),
-            Duration.ofHours(1),
-            Duration.ofHours(24),
-            null,
-            1000,
-            Duration.ZERO,
-            Duration.ofHours(24),
-            4,
-            BenchData.METADATA_FIELDS,
-            true);
     Source source =
         new EventLogFileSource(
-            settings,
+            elfSettings(csv.keySet()),
             new MemoryRest(csv, files),
             SourceContext.of(TimeSource.system(), cpu.executor(), m, store));
     Sink sink = sinkFactory.apply(cpu.executor());
@@ -218,15 +230,7 @@ public final class EndToEnd {
     p.run(new StopSignal());
     double secs = (System.nanoTime() - t0) / 1e9;
     double cpuSecs = (ProcessStats.processCpuNanos() - cpu0) / 1e9;
-    Map<String, Long> threads1 = ProcessStats.threadCpuByGroup();
-    StringBuilder byGroup = new StringBuilder();
-    threads1.forEach(
-        (g, ns) -> {
-          long d = ns - threads0.getOrDefault(g, 0L);
-          if (d > 10_000_000L) {
-            byGroup.append(String.format(Locale.ROOT, " %s=%.2fs", g, d / 1e9));
-          }
-        });
+    String byGroup = threadCpuSince(threads0, 10_000_000L);
     if (sink instanceof EncodingSink es && es.entries.get() != expectedRows) {
       throw new IllegalStateException(
           "delivered " + es.entries.get() + " rows, expected " + expectedRows);
@@ -234,20 +238,7 @@ public final class EndToEnd {
     if (store.snapshot().size() != csv.size()) {
       throw new IllegalStateException("cursors committed: " + store.snapshot());
     }
-    String sinkStats = "";
-    if (sink instanceof EncodingSink es && es.pushes.get() > 0) {
-      long n = es.pushes.get();
-      sinkStats =
-          String.format(
-              Locale.ROOT,
-              "; sink: %d pushes of %.0f entries, encode %.0f µs + CPU-pool queue wait %.0f µs"
-                  + " per push (consumer busy in push %.0f%% of the run)",
-              n,
-              (double) es.entries.get() / n,
-              es.encodeNanos.get() / 1e3 / n,
-              es.poolWaitNanos.get() / 1e3 / n,
-              100.0 * (es.encodeNanos.get() + es.poolWaitNanos.get()) / 1e9 / secs);
-    }
+    String sinkStats = sink instanceof EncodingSink es ? sinkStats(es, secs) : "";
     sink.close();
     double rps = expectedRows / secs;
     if (csvBytes > 0) {
@@ -269,6 +260,56 @@ public final class EndToEnd {
           sinkStats);
     }
     return rps;
+  }
+
+  /** The ELF settings of a bench pass: every generated type, hourly, metadata on. */
+  private static EventLogFileSettings elfSettings(java.util.Collection<String> types) {
+    return new EventLogFileSettings(
+        EventLogFileSettings.Interval.Hourly,
+        types.stream().map(EventTypeSettings::of).toList(),
+        List.of(),
+        Duration.ofHours(1),
+        Duration.ofHours(24),
+        null,
+        1000,
+        Duration.ZERO,
+        Duration.ofHours(24),
+        4,
+        BenchData.METADATA_FIELDS,
+        true);
+  }
+
+  /**
+   * Thread CPU per group since {@code before}, groups over {@code minNanos}, as {@code " g=1.2s"}.
+   */
+  static String threadCpuSince(Map<String, Long> before, long minNanos) {
+    StringBuilder byGroup = new StringBuilder();
+    ProcessStats.threadCpuByGroup()
+        .forEach(
+            (g, ns) -> {
+              long d = ns - before.getOrDefault(g, 0L);
+              if (d > minNanos) {
+                byGroup.append(String.format(Locale.ROOT, " %s=%.2fs", g, d / 1e9));
+              }
+            });
+    return byGroup.toString();
+  }
+
+  /** The encoding sink's per-push figures, or "" when it made no push. */
+  private static String sinkStats(EncodingSink es, double secs) {
+    long n = es.pushes.get();
+    if (n == 0) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; sink: %d pushes of %.0f entries, encode %.0f µs + CPU-pool queue wait %.0f µs"
+            + " per push (consumer busy in push %.0f%% of the run)",
+        n,
+        (double) es.entries.get() / n,
+        es.encodeNanos.get() / 1e3 / n,
+        es.poolWaitNanos.get() / 1e3 / n,
+        100.0 * (es.encodeNanos.get() + es.poolWaitNanos.get()) / 1e9 / secs);
   }
 
   /** Fills {@code csv} with one file body per event type; returns the CSV bytes of one pass. */

@@ -213,11 +213,8 @@ public final class PubSubEndToEnd {
         UndecodableTopics undecodable,
         CpuPool cpu) {}
 
-    static Run once(String label, Context c, long expected, long simPid) throws Exception {
-      System.gc();
-      ProcessStats.resetPeaks();
-      Sf2lokiMetrics m = BenchData.metrics();
-      MapStore store = new MapStore(); // empty: every topic starts at EARLIEST
+    /** The Pub/Sub source as {@code PubSubFactory} builds it, every topic from EARLIEST. */
+    private static PubSubSource source(Context c, Sf2lokiMetrics m, MapStore store) {
       TopicReaders readers =
           new TopicReaders(
               c.readerSettings(),
@@ -231,17 +228,24 @@ public final class PubSubEndToEnd {
               SourceContext.of(TimeSource.system(), c.cpu().executor(), m, store));
       // as PubSubFactory: decode, transforms (none here) and shaping on the CPU pool (PIPE-26)
       readers.shapeOn(io.sf2loki.salesforce.source.SourceTransforms.NONE, c.cpu().executor());
-      PubSubSource source =
-          new PubSubSource(
-              PubSubSourceSettings.of(
-                  c.topics(),
-                  t -> true,
-                  Duration.ZERO,
-                  PubSubSourceSettings.BRIDGE_MAX_BYTES.longDefault()),
-              readers,
-              List::of,
-              PubSubSource.TopicOwnership.none(),
-              TimeSource.system());
+      return new PubSubSource(
+          PubSubSourceSettings.of(
+              c.topics(),
+              t -> true,
+              Duration.ZERO,
+              PubSubSourceSettings.BRIDGE_MAX_BYTES.longDefault()),
+          readers,
+          List::of,
+          PubSubSource.TopicOwnership.none(),
+          TimeSource.system());
+    }
+
+    static Run once(String label, Context c, long expected, long simPid) throws Exception {
+      System.gc();
+      ProcessStats.resetPeaks();
+      Sf2lokiMetrics m = BenchData.metrics();
+      MapStore store = new MapStore(); // empty: every topic starts at EARLIEST
+      PubSubSource source = source(c, m, store);
       StopSignal stop = new StopSignal();
       AckClockSink sink = new AckClockSink(new EncodingSink(c.cpu().executor()), expected, stop);
       Pipeline p =
@@ -262,7 +266,7 @@ public final class PubSubEndToEnd {
       long tEnd = System.nanoTime();
       double cpuSecs = (ProcessStats.processCpuNanos() - cpu0) / 1e9;
       double simCpuSecs = procCpuSeconds(simPid) - simCpu0;
-      Map<String, Long> threads1 = ProcessStats.threadCpuByGroup();
+      String byGroup = EndToEnd.threadCpuSince(threads0, 50_000_000L);
       sink.close();
       if (sink.lastAckNanos == 0 || sink.entries.get() != expected) {
         throw new IllegalStateException(
@@ -271,14 +275,6 @@ public final class PubSubEndToEnd {
       if (store.snapshot().size() != c.topics().size()) {
         throw new IllegalStateException(label + ": checkpoints " + store.snapshot().keySet());
       }
-      StringBuilder byGroup = new StringBuilder();
-      threads1.forEach(
-          (g, ns) -> {
-            long d = ns - threads0.getOrDefault(g, 0L);
-            if (d > 50_000_000L) {
-              byGroup.append(String.format(Locale.ROOT, " %s=%.2fs", g, d / 1e9));
-            }
-          });
       Run r =
           new Run(
               sink.entries.get(),
