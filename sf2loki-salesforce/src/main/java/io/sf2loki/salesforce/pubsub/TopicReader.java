@@ -89,46 +89,8 @@ public final class TopicReader {
    * @param time ticker (watchdog, SRC-26) and sleeper (backoff)
    * @param serverNow the org's server-now clock (SRC-20) for timestamp fallbacks
    * @param random jitter source (PS-14)
-   */
-  TopicReader(
-      String topic,
-      BridgeWriter bridge,
-      StopSignal stop,
-      PubSubReaderSettings settings,
-      Channel channel,
-      PubSubCredentials credentials,
-      SchemaCache schemas,
-      io.sf2loki.salesforce.source.CursorReader cursors,
-      DiscardedReplayIds discarded,
-      ReplayCommitTimes commitTimes,
-      UndecodableTopics undecodable,
-      Sf2lokiMetrics metrics,
-      TimeSource time,
-      InstantSource serverNow,
-      RandomGenerator random) {
-    this(
-        topic,
-        bridge,
-        stop,
-        settings,
-        channel,
-        credentials,
-        schemas,
-        cursors,
-        discarded,
-        commitTimes,
-        undecodable,
-        metrics,
-        time,
-        serverNow,
-        random,
-        SourceTransforms.NONE,
-        Runnable::run);
-  }
-
-  /**
-   * As above, with the source's transforms (XF-1) and the CPU pool that decodes, transforms and
-   * shapes events (PIPE-26).
+   * @param transforms the source's compiled transforms (XF-1)
+   * @param cpu the CPU pool that decodes, transforms and shapes events (PIPE-26)
    */
   TopicReader(
       String topic,
