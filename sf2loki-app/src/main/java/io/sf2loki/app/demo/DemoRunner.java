@@ -105,23 +105,7 @@ public final class DemoRunner {
                   });
       long started = System.nanoTime();
       long deadline = started + options.duration().toNanos();
-      // the Pub/Sub source streams until stopped: the demo stops the daemon once everything landed
-      long nextProgress = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-      while (!done.await(100, TimeUnit.MILLISECONDS)) {
-        CountingSink c = counter.get();
-        long delivered = c == null ? 0 : c.delivered();
-        if (delivered >= scenario.expectedRows() && !stop.isStopped()) {
-          stop.stop();
-        }
-        if (System.nanoTime() >= nextProgress) {
-          nextProgress += TimeUnit.SECONDS.toNanos(1);
-          out.printf("  … %d / %d entries delivered%n", delivered, scenario.expectedRows());
-        }
-        if (System.nanoTime() > deadline && !stop.isStopped()) {
-          out.println("  demo duration reached; stopping");
-          stop.stop();
-        }
-      }
+      awaitDaemon(done, counter, scenario.expectedRows(), deadline, stop);
       runner.join();
       Duration took = Duration.ofNanos(System.nanoTime() - started);
       CountingSink c = counter.get();
@@ -142,6 +126,36 @@ public final class DemoRunner {
     } catch (Exception e) {
       err.println("sf2loki: demo failed: " + e);
       return 1;
+    }
+  }
+
+  /**
+   * Waits for the daemon thread to end, printing progress each second; fires {@code stop} once
+   * {@code expected} entries were delivered (the Pub/Sub source streams until stopped) or at {@code
+   * deadline} ({@link System#nanoTime()} units).
+   */
+  private void awaitDaemon(
+      CountDownLatch done,
+      AtomicReference<CountingSink> counter,
+      long expected,
+      long deadline,
+      StopSignal stop)
+      throws InterruptedException {
+    long nextProgress = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    while (!done.await(100, TimeUnit.MILLISECONDS)) {
+      CountingSink c = counter.get();
+      long delivered = c == null ? 0 : c.delivered();
+      if (delivered >= expected && !stop.isStopped()) {
+        stop.stop();
+      }
+      if (System.nanoTime() >= nextProgress) {
+        nextProgress += TimeUnit.SECONDS.toNanos(1);
+        out.printf("  … %d / %d entries delivered%n", delivered, expected);
+      }
+      if (System.nanoTime() > deadline && !stop.isStopped()) {
+        out.println("  demo duration reached; stopping");
+        stop.stop();
+      }
     }
   }
 

@@ -284,8 +284,6 @@ public final class Pipeline {
     stop.onStop(pipelineStop::stop);
     List<Thread> threads = new ArrayList<>();
     DrainLatch done = new DrainLatch(sources.size() + consumers.size() + 1, pipelineStop);
-    java.util.concurrent.atomic.AtomicInteger consumersLeft =
-        new java.util.concurrent.atomic.AtomicInteger(consumers.size());
     threads.add(
         Thread.ofVirtual()
             .name("committer")
@@ -322,6 +320,24 @@ public final class Pipeline {
                     }
                   }));
     }
+    startConsumers(threads, done);
+    awaitDrain(done, threads);
+    Throwable t = failure.get();
+    if (t instanceof Exception ex) {
+      throw ex;
+    } else if (t instanceof Error err) {
+      throw err;
+    }
+    return !stop.isStopped();
+  }
+
+  /**
+   * Starts one thread per lane consumer; the last one to end finishes the committer (or, with no
+   * consumers, it is finished here).
+   */
+  private void startConsumers(List<Thread> threads, DrainLatch done) {
+    java.util.concurrent.atomic.AtomicInteger consumersLeft =
+        new java.util.concurrent.atomic.AtomicInteger(consumers.size());
     for (Map.Entry<Lane, LaneConsumer> c : consumers.entrySet()) {
       threads.add(
           Thread.ofVirtual()
@@ -346,14 +362,6 @@ public final class Pipeline {
     if (consumers.isEmpty()) {
       committer.finish(true);
     }
-    awaitDrain(done, threads);
-    Throwable t = failure.get();
-    if (t instanceof Exception ex) {
-      throw ex;
-    } else if (t instanceof Error err) {
-      throw err;
-    }
-    return !stop.isStopped();
   }
 
   private void fail(Throwable t, String where) {

@@ -37,6 +37,9 @@ public final class TimestampParser {
   private static final BigDecimal NANOS_PER_MILLI = BigDecimal.valueOf(1_000_000L);
   private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
+  /** Returned by {@link #timeOfDay} for a malformed time; its high half is no reachable value. */
+  private static final long MALFORMED_TIME = Long.MIN_VALUE;
+
   /**
    * Parses one value (see class doc).
    *
@@ -155,10 +158,24 @@ public final class TimestampParser {
     if (sep != 'T' && sep != 't' && sep != ' ') {
       return null;
     }
-    pos++;
+    long time = timeOfDay(s, pos + 1, n);
+    if (time == MALFORMED_TIME) {
+      return null;
+    }
+    return Instant.ofEpochSecond(epochDay * 86_400L + (time >> 32), (int) time);
+  }
+
+  /**
+   * Reads {@code HH[:MM[:SS]]} or {@code HH[MM[SS]]}, an optional fraction and an optional offset
+   * from {@code pos} to exactly {@code n}.
+   *
+   * @return {@code ((secondsOfDay - offsetSeconds) << 32) | nanos}, or {@link #MALFORMED_TIME}
+   */
+  private static long timeOfDay(String s, int start, int n) {
+    int pos = start;
     int hour = digits(s, pos, 2);
     if (hour < 0 || hour > 23) {
-      return null;
+      return MALFORMED_TIME;
     }
     pos += 2;
     int minute = 0;
@@ -171,11 +188,11 @@ public final class TimestampParser {
         second = digits(s, pos + 1, 2);
         pos += 3;
         if (second < 0) {
-          return null;
+          return MALFORMED_TIME;
         }
         long f = fraction(s, pos, n);
         if (f < 0) {
-          return null;
+          return MALFORMED_TIME;
         }
         pos = (int) (f >>> 32);
         nano = (int) f;
@@ -187,48 +204,63 @@ public final class TimestampParser {
         second = digits(s, pos, 2);
         pos += 2;
         if (second < 0) {
-          return null;
+          return MALFORMED_TIME;
         }
         long f = fraction(s, pos, n);
         if (f < 0) {
-          return null;
+          return MALFORMED_TIME;
         }
         pos = (int) (f >>> 32);
         nano = (int) f;
       }
     }
     if (minute < 0 || minute > 59 || second > 59) {
-      return null;
+      return MALFORMED_TIME;
     }
     int offsetSeconds = 0;
     if (pos < n) {
-      char c = s.charAt(pos);
-      if (c == 'Z' || c == 'z') {
-        pos++;
-      } else if (c == '+' || c == '-') {
-        int oh = digits(s, pos + 1, 2);
-        pos += 3;
-        int om = 0;
-        if (pos < n) {
-          if (s.charAt(pos) == ':') {
-            pos++;
-          }
-          om = digits(s, pos, 2);
-          pos += 2;
-        }
-        if (oh < 0 || oh > 23 || om < 0 || om > 59) {
-          return null;
-        }
-        offsetSeconds = (oh * 3600 + om * 60) * (c == '-' ? -1 : 1);
-      } else {
-        return null;
+      long off = offset(s, pos, n);
+      if (off < 0) {
+        return MALFORMED_TIME;
       }
+      pos = (int) (off >>> 32);
+      offsetSeconds = (int) off;
     }
     if (pos != n) {
-      return null;
+      return MALFORMED_TIME;
     }
-    long sec = epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds;
-    return Instant.ofEpochSecond(sec, nano);
+    int secondsOfDay = hour * 3600 + minute * 60 + second - offsetSeconds;
+    return ((long) secondsOfDay << 32) | nano;
+  }
+
+  /**
+   * Reads an offset {@code Z}, {@code ±HH:MM}, {@code ±HHMM} or {@code ±HH} at {@code pos < n}.
+   *
+   * @return {@code (newPos << 32) | (offsetSeconds & 0xFFFFFFFF)}, or -1 when malformed
+   */
+  private static long offset(String s, int pos, int n) {
+    char c = s.charAt(pos);
+    if (c == 'Z' || c == 'z') {
+      return (long) (pos + 1) << 32;
+    }
+    if (c != '+' && c != '-') {
+      return -1;
+    }
+    int oh = digits(s, pos + 1, 2);
+    int p = pos + 3;
+    int om = 0;
+    if (p < n) {
+      if (s.charAt(p) == ':') {
+        p++;
+      }
+      om = digits(s, p, 2);
+      p += 2;
+    }
+    if (oh < 0 || oh > 23 || om < 0 || om > 59) {
+      return -1;
+    }
+    int offsetSeconds = (oh * 3600 + om * 60) * (c == '-' ? -1 : 1);
+    return ((long) p << 32) | (offsetSeconds & 0xFFFFFFFFL);
   }
 
   /**

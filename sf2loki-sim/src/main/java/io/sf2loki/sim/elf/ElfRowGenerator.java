@@ -206,125 +206,111 @@ public final class ElfRowGenerator {
       String uri,
       String uriId15) {
     String n = c.name();
-    switch (n) {
-      case "EVENT_TYPE":
-        return eventType;
-      case "TIMESTAMP":
-        return compactTimestamp(tsMillis);
-      case "TIMESTAMP_DERIVED":
-        return isoTimestamp(tsMillis);
-      case "REQUEST_ID":
-        return requestId;
-      case "ORGANIZATION_ID":
-        return orgId15;
-      case "USER_ID":
-        return userId15;
-      case "USER_ID_DERIVED":
-        return SalesforceIds.id18(userId15);
-      case "USER_NAME":
-        return "user" + user + "@example.com";
-      case "URI":
-        return uri;
-      case "URI_ID_DERIVED":
-        return SalesforceIds.id18(uriId15);
-      case "USER_AGENT":
-        return "RestApi".equals(eventType)
-            ? Integer.toString(9990 + r.nextInt(10))
-            : USER_AGENTS[r.nextInt(USER_AGENTS.length)];
-      case "BROWSER_TYPE":
-        return USER_AGENTS[r.nextInt(USER_AGENTS.length)];
-      case "CLIENT_IP", "SOURCE_IP":
-        return r.nextInt(20) == 0 ? "Salesforce.com IP" : ip(r);
-      case "SESSION_KEY", "LOGIN_KEY":
-        return token(r, 16);
-      case "USER_TYPE":
-        return r.nextInt(10) == 0 ? "Partner" : "Standard";
-      case "REQUEST_STATUS":
-        return r.nextInt(12) == 0 ? "F" : "S";
-      case "LOGIN_STATUS":
-        return LOGIN_STATUS[r.nextInt(LOGIN_STATUS.length)];
-      case "LOGIN_TYPE":
-        return r.nextBoolean() ? "Application" : "Remote Access 2.0";
-      case "LOGIN_SUB_TYPE":
-        return r.nextBoolean() ? "" : "OAuth JWT Bearer Token Flow";
-      case "API_TYPE":
-        return API_TYPES[r.nextInt(API_TYPES.length)];
-      case "API_VERSION":
-        return r.nextInt(4) == 0 ? "9998.0" : "60.0";
-      case "TLS_PROTOCOL":
-        return r.nextBoolean() ? "TLSv1.2" : "TLSv1.3";
-      case "CIPHER_SUITE":
-        return CIPHERS[r.nextInt(CIPHERS.length)];
-      case "AUTHENTICATION_METHOD_REFERENCE":
-        return r.nextInt(3) == 0 ? "pwd" : "";
-      case "HTTP_METHOD", "METHOD", "REQUEST_METHOD":
-        return METHODS[r.nextInt(METHODS.length)];
-      case "ENTITY_NAME", "ENTITY_TYPE", "OBJECT_TYPE", "PAGE_ENTITY_TYPE", "PREVPAGE_ENTITY_TYPE":
-        return ENTITIES[r.nextInt(ENTITIES.length)];
-      case "CLIENT_NAME", "CLIENT_ID", "APP_NAME", "SDK_APP_NAME":
-        return CLIENTS[r.nextInt(CLIENTS.length)];
-      case "QUERY":
-        return "SELECT Id, Name, OwnerId FROM "
-            + ENTITIES[r.nextInt(ENTITIES.length)]
-            + " WHERE LastModifiedDate > LAST_N_DAYS:"
-            + (1 + r.nextInt(30))
-            + " LIMIT "
-            + (100 + r.nextInt(900));
-      case "EXCEPTION_TYPE":
-        return EXCEPTIONS[r.nextInt(EXCEPTIONS.length)];
-      case "EXCEPTION_MESSAGE":
-        return "Attempt to de-reference a null object at " + words(r, 3);
-      case "EXCEPTION_CATEGORY":
-        return r.nextBoolean() ? "APEX_CODE" : "LIMIT";
-      case "STACK_TRACE":
-        return "Class."
-            + cap(WORDS[r.nextInt(WORDS.length)])
-            + "Service.run: line "
-            + (1 + r.nextInt(400))
-            + ", column 1\nTrigger."
-            + cap(ENTITIES[r.nextInt(4)])
-            + "Trigger: line "
-            + (1 + r.nextInt(50))
-            + ", column 1";
-      case "MESSAGE":
-        return r.nextInt(8) == 0 ? "\"success\"" : "Processed " + words(r, 4);
-      case "ORIGIN":
-        return "https://example.my.salesforce.com";
-      case "DOMAIN", "SOURCE_HOSTNAME", "TARGET_HOSTNAME":
-        return "example.my.salesforce.com";
-      case "URL", "PAGE_URL", "PREVPAGE_URL", "REFERRER", "REFERRER_URI":
-        return "https://example.lightning.force.com" + URIS[r.nextInt(URIS.length)];
-      case "OS_NAME":
-        return r.nextBoolean() ? "Windows" : "Mac OSX";
-      case "BROWSER_NAME":
-        return r.nextBoolean() ? "Chrome" : "Firefox";
-      case "CONNECTION_TYPE":
-        return r.nextBoolean() ? "WIFI" : "4G";
-      case "LATITUDE":
-        return Double.toString(Math.round((r.nextDouble() * 180 - 90) * 1e4) / 1e4);
-      case "LONGITUDE":
-        return Double.toString(Math.round((r.nextDouble() * 360 - 180) * 1e4) / 1e4);
-      case "CLIENT_GEO":
-        return "Europe/Berlin";
-      case "STATUS_CODE":
-        return Integer.toString(r.nextInt(15) == 0 ? 500 : 200);
-      case "SESSION_TYPE":
-        return r.nextBoolean() ? "A" : "U";
-      case "SESSION_LEVEL":
-        return "STANDARD";
-      case "PLATFORM_TYPE":
-        return "1015";
-      case "APP_TYPE":
-        return "1000";
-      case "RESOLUTION_TYPE":
-        return "9999";
-      case "CLIENT_VERSION":
-        return "9998";
-      case "USAGE_TIMESTAMP":
-        return compactTimestamp(tsMillis);
-      default:
-        break;
+    String v =
+        switch (n) {
+          case "EVENT_TYPE" -> eventType;
+          case "TIMESTAMP", "USAGE_TIMESTAMP" -> compactTimestamp(tsMillis);
+          case "TIMESTAMP_DERIVED" -> isoTimestamp(tsMillis);
+          case "REQUEST_ID" -> requestId;
+          case "ORGANIZATION_ID" -> orgId15;
+          case "USER_ID" -> userId15;
+          case "USER_ID_DERIVED" -> SalesforceIds.id18(userId15);
+          case "USER_NAME" -> "user" + user + "@example.com";
+          case "URI" -> uri;
+          case "URI_ID_DERIVED" -> SalesforceIds.id18(uriId15);
+          case "USER_AGENT" ->
+              "RestApi".equals(eventType)
+                  ? Integer.toString(9990 + r.nextInt(10))
+                  : USER_AGENTS[r.nextInt(USER_AGENTS.length)];
+          default -> null;
+        };
+    if (v == null) {
+      v = accessValue(n, r);
     }
+    if (v == null) {
+      v = contentValue(n, r);
+    }
+    return v != null ? v : typedValue(c, r, index, tsMillis);
+  }
+
+  /** Session, login, network and client-device columns; null for any other column. */
+  private static String accessValue(String n, SplittableRandom r) {
+    return switch (n) {
+      case "BROWSER_TYPE" -> USER_AGENTS[r.nextInt(USER_AGENTS.length)];
+      case "CLIENT_IP", "SOURCE_IP" -> r.nextInt(20) == 0 ? "Salesforce.com IP" : ip(r);
+      case "SESSION_KEY", "LOGIN_KEY" -> token(r, 16);
+      case "USER_TYPE" -> r.nextInt(10) == 0 ? "Partner" : "Standard";
+      case "REQUEST_STATUS" -> r.nextInt(12) == 0 ? "F" : "S";
+      case "LOGIN_STATUS" -> LOGIN_STATUS[r.nextInt(LOGIN_STATUS.length)];
+      case "LOGIN_TYPE" -> r.nextBoolean() ? "Application" : "Remote Access 2.0";
+      case "LOGIN_SUB_TYPE" -> r.nextBoolean() ? "" : "OAuth JWT Bearer Token Flow";
+      case "API_TYPE" -> API_TYPES[r.nextInt(API_TYPES.length)];
+      case "API_VERSION" -> r.nextInt(4) == 0 ? "9998.0" : "60.0";
+      case "TLS_PROTOCOL" -> r.nextBoolean() ? "TLSv1.2" : "TLSv1.3";
+      case "CIPHER_SUITE" -> CIPHERS[r.nextInt(CIPHERS.length)];
+      case "AUTHENTICATION_METHOD_REFERENCE" -> r.nextInt(3) == 0 ? "pwd" : "";
+      case "HTTP_METHOD", "METHOD", "REQUEST_METHOD" -> METHODS[r.nextInt(METHODS.length)];
+      case "ORIGIN" -> "https://example.my.salesforce.com";
+      case "DOMAIN", "SOURCE_HOSTNAME", "TARGET_HOSTNAME" -> "example.my.salesforce.com";
+      case "URL", "PAGE_URL", "PREVPAGE_URL", "REFERRER", "REFERRER_URI" ->
+          "https://example.lightning.force.com" + URIS[r.nextInt(URIS.length)];
+      case "OS_NAME" -> r.nextBoolean() ? "Windows" : "Mac OSX";
+      case "BROWSER_NAME" -> r.nextBoolean() ? "Chrome" : "Firefox";
+      case "CONNECTION_TYPE" -> r.nextBoolean() ? "WIFI" : "4G";
+      case "LATITUDE" -> Double.toString(Math.round((r.nextDouble() * 180 - 90) * 1e4) / 1e4);
+      case "LONGITUDE" -> Double.toString(Math.round((r.nextDouble() * 360 - 180) * 1e4) / 1e4);
+      case "CLIENT_GEO" -> "Europe/Berlin";
+      case "STATUS_CODE" -> Integer.toString(r.nextInt(15) == 0 ? 500 : 200);
+      case "SESSION_TYPE" -> r.nextBoolean() ? "A" : "U";
+      case "SESSION_LEVEL" -> "STANDARD";
+      case "PLATFORM_TYPE" -> "1015";
+      case "APP_TYPE" -> "1000";
+      case "RESOLUTION_TYPE" -> "9999";
+      case "CLIENT_VERSION" -> "9998";
+      default -> null;
+    };
+  }
+
+  /** Entity, client, query, exception and message columns; null for any other column. */
+  private static String contentValue(String n, SplittableRandom r) {
+    return switch (n) {
+      case "ENTITY_NAME",
+          "ENTITY_TYPE",
+          "OBJECT_TYPE",
+          "PAGE_ENTITY_TYPE",
+          "PREVPAGE_ENTITY_TYPE" ->
+          ENTITIES[r.nextInt(ENTITIES.length)];
+      case "CLIENT_NAME", "CLIENT_ID", "APP_NAME", "SDK_APP_NAME" ->
+          CLIENTS[r.nextInt(CLIENTS.length)];
+      case "QUERY" ->
+          "SELECT Id, Name, OwnerId FROM "
+              + ENTITIES[r.nextInt(ENTITIES.length)]
+              + " WHERE LastModifiedDate > LAST_N_DAYS:"
+              + (1 + r.nextInt(30))
+              + " LIMIT "
+              + (100 + r.nextInt(900));
+      case "EXCEPTION_TYPE" -> EXCEPTIONS[r.nextInt(EXCEPTIONS.length)];
+      case "EXCEPTION_MESSAGE" -> "Attempt to de-reference a null object at " + words(r, 3);
+      case "EXCEPTION_CATEGORY" -> r.nextBoolean() ? "APEX_CODE" : "LIMIT";
+      case "STACK_TRACE" ->
+          "Class."
+              + cap(WORDS[r.nextInt(WORDS.length)])
+              + "Service.run: line "
+              + (1 + r.nextInt(400))
+              + ", column 1\nTrigger."
+              + cap(ENTITIES[r.nextInt(4)])
+              + "Trigger: line "
+              + (1 + r.nextInt(50))
+              + ", column 1";
+      case "MESSAGE" -> r.nextInt(8) == 0 ? "\"success\"" : "Processed " + words(r, 4);
+      default -> null;
+    };
+  }
+
+  /** A column without a name-specific generator: by its schema type. */
+  private static String typedValue(
+      ElfSchemas.Column c, SplittableRandom r, long index, long tsMillis) {
+    String n = c.name();
     if (n.endsWith("_DERIVED") && "Id".equals(c.type())) {
       return SalesforceIds.id18(SalesforceIds.id15("00O", r.nextInt(1_000_000)));
     }

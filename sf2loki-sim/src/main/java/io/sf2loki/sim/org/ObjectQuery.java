@@ -220,27 +220,7 @@ record ObjectQuery(
         out.add(new Tok(T.COMMA, ",", null));
         i++;
       } else if (c == '\'') {
-        StringBuilder b = new StringBuilder();
-        i++;
-        boolean closed = false;
-        while (i < n) {
-          char d = s.charAt(i);
-          if (d == '\\' && i + 1 < n) {
-            b.append(s.charAt(i + 1));
-            i += 2;
-          } else if (d == '\'') {
-            closed = true;
-            i++;
-            break;
-          } else {
-            b.append(d);
-            i++;
-          }
-        }
-        if (!closed) {
-          throw malformed("unterminated string literal");
-        }
-        out.add(new Tok(T.STRING, b.toString(), b.toString()));
+        i = stringLiteral(s, i, out);
       } else if ("=!<>".indexOf(c) >= 0) {
         String two = i + 1 < n ? s.substring(i, i + 2) : "";
         if (two.equals("<=") || two.equals(">=") || two.equals("!=") || two.equals("<>")) {
@@ -257,26 +237,7 @@ record ObjectQuery(
         while (j < n && "0123456789-:.TZ+".indexOf(s.charAt(j)) >= 0) {
           j++;
         }
-        String word = s.substring(i, j);
-        if (word.length() >= 19 && word.charAt(4) == '-' && word.charAt(10) == 'T') {
-          try {
-            Instant inst;
-            var t = DT.parseBest(word, OffsetDateTime::from, java.time.LocalDateTime::from);
-            inst =
-                t instanceof OffsetDateTime odt
-                    ? odt.toInstant()
-                    : ((java.time.LocalDateTime) t).toInstant(java.time.ZoneOffset.UTC);
-            out.add(new Tok(T.DATETIME, word, inst));
-          } catch (DateTimeParseException e) {
-            throw malformed("invalid datetime literal " + word);
-          }
-        } else {
-          try {
-            out.add(new Tok(T.NUMBER, word, new BigDecimal(word)));
-          } catch (NumberFormatException e) {
-            throw malformed("unexpected token " + word);
-          }
-        }
+        out.add(numberOrDateTime(s.substring(i, j)));
         i = j;
       } else if (Character.isLetter(c) || c == '_') {
         int j = i + 1;
@@ -291,6 +252,58 @@ record ObjectQuery(
     }
     out.add(new Tok(T.EOF, "", null));
     return out;
+  }
+
+  /**
+   * Reads the string literal whose opening quote is at {@code start} ({@code \\} escapes the next
+   * character); adds its token to {@code out} and returns the index after the closing quote.
+   */
+  private static int stringLiteral(String s, int start, List<Tok> out) throws SoqlRejection {
+    int n = s.length();
+    StringBuilder b = new StringBuilder();
+    int i = start + 1;
+    boolean closed = false;
+    while (i < n) {
+      char d = s.charAt(i);
+      if (d == '\\' && i + 1 < n) {
+        b.append(s.charAt(i + 1));
+        i += 2;
+      } else if (d == '\'') {
+        closed = true;
+        i++;
+        break;
+      } else {
+        b.append(d);
+        i++;
+      }
+    }
+    if (!closed) {
+      throw malformed("unterminated string literal");
+    }
+    out.add(new Tok(T.STRING, b.toString(), b.toString()));
+    return i;
+  }
+
+  /** A datetime literal ({@code yyyy-MM-ddTHH:mm:ss...}, UTC when no offset) or a number. */
+  private static Tok numberOrDateTime(String word) throws SoqlRejection {
+    if (word.length() >= 19 && word.charAt(4) == '-' && word.charAt(10) == 'T') {
+      try {
+        Instant inst;
+        var t = DT.parseBest(word, OffsetDateTime::from, java.time.LocalDateTime::from);
+        inst =
+            t instanceof OffsetDateTime odt
+                ? odt.toInstant()
+                : ((java.time.LocalDateTime) t).toInstant(java.time.ZoneOffset.UTC);
+        return new Tok(T.DATETIME, word, inst);
+      } catch (DateTimeParseException e) {
+        throw malformed("invalid datetime literal " + word);
+      }
+    }
+    try {
+      return new Tok(T.NUMBER, word, new BigDecimal(word));
+    } catch (NumberFormatException e) {
+      throw malformed("unexpected token " + word);
+    }
   }
 
   static SoqlRejection malformed(String msg) {
