@@ -79,7 +79,7 @@ record ChaosReport(
     return String.format(
         "CHAOS REPORT seed=%d steps=%d elapsed=%ds%n"
             + "  faults=%s%n  skipped (not possible here)=%s%n"
-            + "  process stops=%d (kill -9 %d, SIGTERM %d; of the leader %d), lease changes"
+            + "  process stops=%d (kill -9 steps %d, SIGTERM %d; of the leader %d), lease changes"
             + " (flaps)=%d, Loki storms=%d, midnight jumps: clock steps %d + budget housekeeping %d,"
             + " budget pauses outside clock steps=%d, PS-15 replay fallbacks=%d%n"
             + "  generated=%d lost=%d missing=%d dropped-and-counted=%s extra(uncollapsed"
