@@ -23,8 +23,7 @@ import java.util.Optional;
  * OrgClients}: token provider, org-id resolver, REST client), its limits poller and API reserve
  * (OBS-12, OBS-21) and its source factories ({@link SourceKinds}), which hold the kinds'
  * process-lifetime parts such as the Pub/Sub channel. This is the org-scoped context the per-term
- * assembly ({@link TermSources}) takes; the daemon builds one per configured org (one today, ORG-1
- * refused by {@link BuildSupport}).
+ * assembly ({@link TermSources}) takes; the daemon builds one per configured org (ORG-1, ORG-2).
  *
  * <p>Ownership: {@link #close()} stops the limits poller and closes the clients; the factories are
  * closed by the closer {@link #buildSources} returns. Thread-safe: the factories are published once
@@ -97,6 +96,16 @@ final class OrgAssembly implements AutoCloseable {
 
   OrgConfig config() {
     return config;
+  }
+
+  /** ORG-12: whether the org's token provider holds a valid token now. */
+  boolean holdsValidToken() {
+    return clients.tokens.holdsValidToken();
+  }
+
+  /** One org-id resolution attempt (AUTH-8; the configured {@code org_id} without a call). */
+  String orgId(StopSignal stop) throws AuthException, InterruptedException {
+    return clients.orgIds.orgId(stop);
   }
 
   /** The clients as the factories see them. */
