@@ -230,8 +230,7 @@ class OrgSourceTest {
               }
               return ID;
             },
-            time.sleeper(),
-            CommitWait.NONE);
+            time.sleeper());
     List<String> order = Collections.synchronizedList(new ArrayList<>());
     Source inner =
         new Scripted(List.of(real("apexlog", "1")), null) {
@@ -258,8 +257,7 @@ class OrgSourceTest {
               stop.stop();
               throw new FakeAuthException("stopped");
             },
-            time.sleeper(),
-            CommitWait.NONE);
+            time.sleeper());
     AtomicInteger ran = new AtomicInteger();
     Source inner =
         new Scripted(List.of(), null) {
