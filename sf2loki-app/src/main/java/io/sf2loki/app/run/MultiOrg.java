@@ -95,9 +95,9 @@ final class MultiOrg {
               orgs.get(i),
               process.watched(),
               process.cpu().executor(),
-              process.metrics(),
+              orgs.get(i).metrics(), // OBS-4
               new OrgCursorView(scope, store),
-              board,
+              prefixed(board, scope),
               new TermSources.Wrap(scope, gates.get(i), committed)));
     }
     return out;
@@ -117,6 +117,44 @@ final class MultiOrg {
         }
       }
       committed.committed(written);
+    };
+  }
+
+  /**
+   * FEAT-3 in multi-org: the org's sources report under their stored key {@code org=<name>:<key>}
+   * (ORG-4), so two orgs' sources with the same key keep separate rows, matching the commit times.
+   */
+  static PollReporter prefixed(PollReporter board, OrgScope org) {
+    return new PollReporter() {
+      @Override
+      public void ok(String sourceId) {
+        board.ok(org.prefixed(sourceId));
+      }
+
+      @Override
+      public void failed(String sourceId, String errorClass, String message) {
+        board.failed(org.prefixed(sourceId), errorClass, message);
+      }
+
+      @Override
+      public void paused(String sourceId) {
+        board.paused(org.prefixed(sourceId));
+      }
+
+      @Override
+      public void skipped(String sourceId) {
+        board.skipped(org.prefixed(sourceId));
+      }
+
+      @Override
+      public String redact(String message) {
+        return board.redact(message);
+      }
+
+      @Override
+      public Throwable redactError(Throwable error) {
+        return board.redactError(error);
+      }
     };
   }
 

@@ -31,6 +31,7 @@ import java.util.Optional;
  */
 final class OrgAssembly implements AutoCloseable {
   private final OrgConfig config;
+  private final Sf2lokiMetrics metrics;
   private final OrgClients clients;
   private final LimitsWiring limits; // null: salesforce.limits.enabled is false
   private final OrgTransforms transforms; // XF-1: compiled once per process
@@ -54,11 +55,13 @@ final class OrgAssembly implements AutoCloseable {
   /**
    * Builds the clients and the limits poller (not started) without any network call.
    *
+   * @param metrics the org's metrics (multi-org: the OBS-4 {@code forOrg} view)
    * @param time the process clocks; the limits poller waits on its sleeper
    * @throws IllegalArgumentException when the private key cannot be parsed
    */
   OrgAssembly(OrgConfig config, Sf2lokiMetrics metrics, TimeSource time, SpoolDirectory spool) {
     this.config = config;
+    this.metrics = metrics;
     this.clients = new OrgClients(config, metrics, time, spool);
     SalesforceConfig.Limits l = config.salesforce().limits();
     this.limits = l.enabled() ? new LimitsWiring(l, clients.rest, metrics, time.sleeper()) : null;
@@ -96,6 +99,11 @@ final class OrgAssembly implements AutoCloseable {
 
   OrgConfig config() {
     return config;
+  }
+
+  /** The org's metrics (OBS-4: per-org series carry {@code org} in multi-org mode). */
+  Sf2lokiMetrics metrics() {
+    return metrics;
   }
 
   /** ORG-12: whether the org's token provider holds a valid token now. */

@@ -156,7 +156,8 @@ final class ProcessAssembly {
     spool.deleteStale();
     List<OrgAssembly> orgs = new ArrayList<>();
     for (OrgConfig org : cfg.orgs()) {
-      OrgAssembly o = new OrgAssembly(org, metrics, options.time(), spool);
+      Sf2lokiMetrics m = cfg.multiOrg() ? metrics.forOrg(org.name()) : metrics; // OBS-4
+      OrgAssembly o = new OrgAssembly(org, m, options.time(), spool);
       closers.push(o);
       orgs.add(o);
     }

@@ -9,6 +9,7 @@ import io.sf2loki.app.e2e.support.HealthProbe;
 import io.sf2loki.app.run.Daemon;
 import io.sf2loki.app.run.DaemonOptions;
 import io.sf2loki.app.testing.RetainingMetricReader;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.Ticker;
 import io.sf2loki.core.time.TimeSource;
@@ -63,6 +64,7 @@ class MultiOrgEndToEndTest {
   private final AtomicInteger seed = new AtomicInteger(7);
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final HealthProbe health = new HealthProbe();
+  private final RetainingMetricReader reader = new RetainingMetricReader();
 
   @BeforeEach
   void start() throws Exception {
@@ -134,7 +136,7 @@ class MultiOrgEndToEndTest {
     Files.writeString(file, yaml);
     return new Daemon(
         new ConfigLoader().load(file, Map.of()),
-        new DaemonOptions(false, new RetainingMetricReader(), UnaryOperator.identity(), FAST),
+        new DaemonOptions(false, reader, UnaryOperator.identity(), FAST),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -202,6 +204,16 @@ class MultiOrgEndToEndTest {
 
       beta.faults().clear(SimEndpoint.TOKEN);
       await().atMost(Duration.ofSeconds(90)).until(() -> rows("beta") == expected.get("beta"));
+
+      // FEAT-3: one /statusz row per org and key, with the org's committed position
+      int port = run.daemon.healthPort();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(health.get(port, "/statusz").lines())
+                      .anySatisfy(l -> assertThat(l).contains("alpha/eventlogfile:Login", "Z"))
+                      .anySatisfy(l -> assertThat(l).contains("beta/eventlogfile:API", "Z")));
     }
 
     List<ReceivedEntry> got = loki.entries();
@@ -216,6 +228,25 @@ class MultiOrgEndToEndTest {
                   .containsEntry("environment", "production")
                   .containsEntry("job", "sf2loki");
             });
+    // OBS-4: per-org series carry org; pipeline series (ORG-8) do not
+    Map<String, Long> filesByOrg = new java.util.TreeMap<>();
+    for (var m : reader.collectAllMetrics()) {
+      if (m.getName().equals("sf2loki_eventlogfile_files_processed")) {
+        m.getLongSumData()
+            .getPoints()
+            .forEach(
+                pt ->
+                    filesByOrg.merge(
+                        String.valueOf(pt.getAttributes().get(Sf2lokiMetrics.ORG)),
+                        pt.getValue(),
+                        Long::sum));
+      }
+      if (m.getName().equals("sf2loki_events_ingested")) {
+        assertThat(m.getLongSumData().getPoints())
+            .allSatisfy(pt -> assertThat(pt.getAttributes().get(Sf2lokiMetrics.ORG)).isNull());
+      }
+    }
+    assertThat(filesByOrg).containsOnlyKeys("alpha", "beta").containsEntry("alpha", 4L);
     Map<String, String> keys = checkpoints();
     assertThat(keys.keySet())
         .filteredOn(k -> !k.equals("egress:budget"))
