@@ -24,6 +24,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,8 @@ public final class Daemon {
   private volatile Sf2lokiMetrics metrics;
   private volatile HealthServer health;
   private volatile List<OrgAssembly> orgs = List.of();
+  private final AtomicReference<Supplier<Optional<String>>> orgAuth =
+      new AtomicReference<>(Optional::empty); // ORG-7 readiness detail (multi-org)
   private final StatusWiring status; // FEAT-3 /statusz
   private final SourceStatusBoard board; // FEAT-3, OBS-35: poll results, commit times
   private final ProgressWatch watch; // FEAT-21
@@ -141,7 +145,11 @@ public final class Daemon {
     ProcessAssembly process = new ProcessAssembly(cfg, options, err, closers);
     metrics = process.meters(version, activeTerm, () -> wedged().isPresent());
     Degradations.register(
-        readiness, activeTerm, cfg.service().unreadyAfterSinkFailing(), () -> orgs);
+        readiness,
+        activeTerm,
+        cfg.service().unreadyAfterSinkFailing(),
+        () -> orgs,
+        () -> orgAuth.get().get());
     StartupBanner.log(cfg, version);
     cfg.warnings().forEach(w -> log.atWarn().log(w));
     HeapFit.check(cfg, Runtime.getRuntime().maxMemory()).ifPresent(w -> log.atWarn().log(w));
@@ -150,13 +158,15 @@ public final class Daemon {
     health = process.startHealth(readiness, status, this::wedged);
     orgs = process.orgs();
     MultiOrg multi = cfg.multiOrg() ? new MultiOrg(orgs, store, process.watched().sleeper()) : null;
+    if (multi != null) {
+      orgAuth.set(multi::degradation); // OBS-8 order: registered before the sink's
+    }
     Map<String, String> labels;
     if (multi == null) {
       OrgAssembly org = orgs.getFirst(); // AUTH-9: single-org startup probe
       labels = Components.staticLabels(cfg, org.config(), probe(org, processStop));
     } else {
       probeOrgs(multi, processStop); // ORG-7
-      readiness.addDegradation(multi::degradation);
       labels = Components.deploymentLabels(cfg); // ORG-3: the wrappers add the org identity
     }
     process.sink(version);

@@ -1,0 +1,68 @@
+package io.sf2loki.app.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.sf2loki.app.config.ConfigException;
+import io.sf2loki.app.config.ConfigLoader;
+import io.sf2loki.app.config.Sf2lokiConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Build-time rules of multi-org mode (SPEC ORG-1, FEAT-6, CLI-4). */
+class MultiOrgBuildTest {
+  @TempDir Path dir;
+
+  private Sf2lokiConfig load(String bLoki) throws Exception {
+    String yaml =
+        """
+        orgs:
+          - name: a
+            salesforce: {client_id: ca, username: u@x.com, private_key: K}
+            sources: {pubsub: {topics: [/event/LoginEventStream]}}
+          - name: b
+            salesforce: {client_id: cb, username: u@x.com, private_key: K}
+            sources: {pubsub: {topics: [/event/LoginEventStream]}}
+        %s
+        sink:
+          loki:
+            url: http://loki:3100/loki/api/v1/push
+            tenant_id: shared
+        """
+            .formatted(bLoki);
+    Path file = dir.resolve("c.yaml");
+    Files.writeString(file, yaml);
+    return new ConfigLoader().load(file, Map.of());
+  }
+
+  @Test
+  @DisplayName("ORG-1: orgs: is no longer refused at build time")
+  void org1_multiOrgBuilds() throws Exception {
+    assertThatCode(() -> BuildSupport.check(load(""))).doesNotThrowAnyException();
+    // an override equal to sink.loki changes nothing and is accepted
+    assertThatCode(() -> BuildSupport.check(load("    loki: {tenant_id: shared}")))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-6: an orgs[].loki tenant that differs from sink.loki is refused with its dotted path"
+          + " (the per-tenant request split is not built)")
+  void feat6_differingTenantRefused() throws Exception {
+    Sf2lokiConfig cfg = load("    loki: {tenant_id: team-b}");
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> BuildSupport.check(cfg));
+    assertThat(e).isNotNull();
+    assertThat(e.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path()).isEqualTo("orgs.1.loki");
+              assertThat(p.message()).contains("FEAT-6", "sink.loki");
+            });
+  }
+}
