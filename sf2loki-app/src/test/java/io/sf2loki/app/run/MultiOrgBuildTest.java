@@ -65,4 +65,17 @@ class MultiOrgBuildTest {
               assertThat(p.message()).contains("FEAT-6", "sink.loki");
             });
   }
+
+  @Test
+  @DisplayName(
+      "ORG-6: an AuthException is contained also as the cause of another exception; other"
+          + " failures are not")
+  void org6_authFailureThroughCauses() {
+    var auth =
+        new io.sf2loki.salesforce.auth.AuthException(
+            "token endpoint HTTP 400", 400, "invalid_grant", null);
+    assertThat(TermSources.authFailure(auth)).isTrue();
+    assertThat(TermSources.authFailure(new java.util.concurrent.ExecutionException(auth))).isTrue();
+    assertThat(TermSources.authFailure(new IllegalStateException("boom"))).isFalse();
+  }
 }
