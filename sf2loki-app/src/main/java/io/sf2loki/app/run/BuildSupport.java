@@ -7,19 +7,16 @@ import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.TransformRule;
 import io.sf2loki.core.transform.InvalidTransformException;
 import io.sf2loki.core.transform.TransformChain;
-import io.sf2loki.loki.LokiSinkSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Rejects, at build time and with exit 2, configurations that ask for a capability this build does
  * not have yet (silently ignoring such a setting would lose data or mix orgs), and transform rules
  * that cannot compile (the binder refuses those already, CFG-19; this keeps a rule the binder let
  * through from failing a running term). Each problem is named with its dotted path. Transforms (XF)
- * and multi-org mode (ORG) are supported; refused is an {@code orgs[].loki} override whose tenant
- * or token differs from {@code sink.loki} (the per-tenant request split of FEAT-6 is not built).
+ * and multi-org mode (ORG, with FEAT-6's per-org Loki tenants) are supported.
  */
 final class BuildSupport {
   private BuildSupport() {}
@@ -29,18 +26,8 @@ final class BuildSupport {
    */
   static void check(Sf2lokiConfig cfg) {
     List<Problem> problems = new ArrayList<>();
-    LokiSinkSettings sink = cfg.loki().push();
     for (int i = 0; i < cfg.orgs().size(); i++) {
       OrgConfig org = cfg.orgs().get(i);
-      LokiSinkSettings own = org.loki().applyTo(sink);
-      if (!Objects.equals(own.tenantId(), sink.tenantId())
-          || !Objects.equals(own.authToken(), sink.authToken())) {
-        problems.add(
-            new Problem(
-                "orgs." + i + ".loki",
-                "a per-org Loki tenant or token that differs from sink.loki (FEAT-6) is not"
-                    + " available in this build yet; remove it or make it equal to sink.loki"));
-      }
       String p = cfg.multiOrg() ? "orgs." + i + ".sources." : "sources.";
       var s = org.sources();
       List<Map.Entry<String, List<TransformRule>>> rules =

@@ -65,6 +65,7 @@ class MultiOrgEndToEndTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final HealthProbe health = new HealthProbe();
   private final RetainingMetricReader reader = new RetainingMetricReader();
+  private String betaLoki = ""; // FEAT-6: beta's orgs[].loki block
 
   @BeforeEach
   void start() throws Exception {
@@ -120,6 +121,7 @@ class MultiOrgEndToEndTest {
         "orgs:\n"
             + orgYaml("alpha", alpha)
             + orgYaml("beta", beta)
+            + betaLoki
             + """
             sink:
               loki:
@@ -305,5 +307,29 @@ class MultiOrgEndToEndTest {
     assertThat(err.toString(StandardCharsets.UTF_8))
         .contains("salesforce authentication failed for org alpha");
     assertThat(loki.entries()).isEmpty();
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-6: an org with its own orgs[].loki.tenant_id is pushed in requests of its tenant only;"
+          + " the other org keeps sink.loki's")
+  void feat6_onePushPerTenant() throws Exception {
+    betaLoki = "    loki:\n      tenant_id: team-b\n";
+    try (Running run = new Running()) {
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () -> rows("alpha") == expected.get("alpha") && rows("beta") == expected.get("beta"));
+    }
+    Map<String, Integer> byTenant = new java.util.TreeMap<>();
+    for (var r : loki.requests()) {
+      if (r.status() / 100 == 2) {
+        byTenant.merge(r.tenant(), r.entries(), Integer::sum);
+      }
+    }
+    assertThat(byTenant)
+        .containsOnly(
+            Map.entry("fake", expected.get("alpha").intValue()),
+            Map.entry("team-b", expected.get("beta").intValue()));
   }
 }

@@ -2,9 +2,7 @@ package io.sf2loki.app.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.ConfigLoader;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import java.nio.file.Files;
@@ -51,19 +49,15 @@ class MultiOrgBuildTest {
 
   @Test
   @DisplayName(
-      "FEAT-6: an orgs[].loki tenant that differs from sink.loki is refused with its dotted path"
-          + " (the per-tenant request split is not built)")
-  void feat6_differingTenantRefused() throws Exception {
+      "FEAT-6: an orgs[].loki tenant that differs from sink.loki builds; equal ones do not override")
+  void feat6_differingTenantBuilds() throws Exception {
     Sf2lokiConfig cfg = load("    loki: {tenant_id: team-b}");
-    ConfigException e = catchThrowableOfType(ConfigException.class, () -> BuildSupport.check(cfg));
-    assertThat(e).isNotNull();
-    assertThat(e.problems())
-        .singleElement()
-        .satisfies(
-            p -> {
-              assertThat(p.path()).isEqualTo("orgs.1.loki");
-              assertThat(p.message()).contains("FEAT-6", "sink.loki");
-            });
+    assertThatCode(() -> BuildSupport.check(cfg)).doesNotThrowAnyException();
+    var base = cfg.loki().push();
+    assertThat(TenantSplitSink.overrides(cfg.orgs().get(0), base)).isFalse();
+    assertThat(TenantSplitSink.overrides(cfg.orgs().get(1), base)).isTrue();
+    Sf2lokiConfig same = load("    loki: {tenant_id: shared}");
+    assertThat(TenantSplitSink.overrides(same.orgs().get(1), same.loki().push())).isFalse();
   }
 
   @Test
