@@ -97,6 +97,19 @@ public final class Components {
   }
 
   /**
+   * Static labels of a multi-org deployment (PIPE-4, ORG-3): {@code job}, {@code service_name},
+   * then {@code sink.loki.labels}; each org's wrapper adds {@code org}, {@code environment} and
+   * {@code sf_org_id} to its entries.
+   */
+  public static Map<String, String> deploymentLabels(Sf2lokiConfig cfg) {
+    Map<String, String> labels = new java.util.LinkedHashMap<>();
+    labels.put("job", "sf2loki");
+    labels.put("service_name", "sf2loki");
+    labels.putAll(cfg.loki().labels());
+    return labels;
+  }
+
+  /**
    * Static labels of a single-org deployment (PIPE-4): {@code job}, {@code service_name}, {@code
    * environment}, {@code sf_org_id}, then {@code sink.loki.labels} (operator wins).
    */
