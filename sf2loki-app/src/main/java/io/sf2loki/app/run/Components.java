@@ -71,6 +71,17 @@ public final class Components {
   }
 
   /**
+   * FEAT-6: the sink settings of an org whose {@code orgs[].loki} differs from {@code sink.loki}
+   * (its own tenant or token, ORG-14), or empty when the org shares the deployment's identity.
+   */
+  public static java.util.Optional<LokiSinkSettings> orgSink(Sf2lokiConfig cfg, OrgConfig org) {
+    LokiSinkSettings base = sink(cfg);
+    return cfg.multiOrg() && TenantSplitSink.overrides(org, base)
+        ? java.util.Optional.of(org.loki().applyTo(base))
+        : java.util.Optional.empty();
+  }
+
+  /**
    * {@code sources.eventlogfile} of one org → the ELF settings the daemon uses (finite: cycles back
    * to back), for {@code backfill} (BF-1).
    */
