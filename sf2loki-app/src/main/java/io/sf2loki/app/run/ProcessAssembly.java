@@ -9,6 +9,7 @@ import io.sf2loki.app.telemetry.Telemetry;
 import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.limits.EntryLimiter;
 import io.sf2loki.core.liveness.ProgressWatch;
+import io.sf2loki.core.metrics.DropAttribution;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Sink;
@@ -80,7 +81,11 @@ final class ProcessAssembly {
     telemetry =
         Telemetry.create(
             cfg.service().telemetry(), options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
-    Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
+    Sf2lokiMetrics m =
+        new Sf2lokiMetrics(
+            telemetry.meterProvider(),
+            version,
+            DropAttribution.of(cfg.service().dropAttribution())); // FEAT-10
     metrics = m;
     IdleSeries.install(cfg, m); // OBS-20: every known series from the first scrape
     // closed after telemetry: the final export at shutdown still carries every gauge (OBS-3)

@@ -94,12 +94,13 @@ final class TenantSplitSink implements Sink {
   }
 
   /** One part: the entries of one identity and their delivery through its sink. */
-  private record Part(int real, Delivery delivery) {}
+  private record Part(List<LogEntry> entries, int real, Delivery delivery) {}
 
   /** One batch's delivery over its parts (FEAT-6). */
   private final class Split implements Delivery {
     private final List<Part> pending = new ArrayList<>();
     private final Map<String, Integer> dropped = new HashMap<>();
+    private final Map<String, List<LogEntry>> named = new HashMap<>(); // FEAT-10
     private final int parts;
     private long bytes;
     private int rejected;
@@ -116,7 +117,10 @@ final class TenantSplitSink implements Sink {
       for (Sink s : order.keySet()) {
         Batch part = new Batch(groups.get(s));
         pending.add(
-            new Part(part.realCount(), retries == null ? s.open(part) : s.open(part, retries)));
+            new Part(
+                part.realEntries(),
+                part.realCount(),
+                retries == null ? s.open(part) : s.open(part, retries)));
       }
       parts = pending.size();
     }
@@ -131,10 +135,13 @@ final class TenantSplitSink implements Sink {
           PushResult r = p.delivery().push(singleAttempt, stop); // a retryable failure escapes
           bytes += r.bodyBytes();
           r.droppedByReason().forEach((k, v) -> dropped.merge(k, v, Integer::sum));
+          r.droppedEntries()
+              .forEach((k, v) -> named.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
         } catch (PermanentSinkException e) {
           rejected++;
           rejection = e;
           dropped.merge(e.reason(), p.real(), Integer::sum);
+          named.computeIfAbsent(e.reason(), x -> new ArrayList<>()).addAll(p.entries());
           if (parts > 1) {
             logRejected(p, e);
           }
@@ -144,7 +151,7 @@ final class TenantSplitSink implements Sink {
       if (rejected == parts && rejection != null) {
         throw rejection; // every part rejected: the batch's rejection (PIPE-8)
       }
-      return new PushResult(bytes, dropped);
+      return new PushResult(bytes, dropped, named);
     }
   }
 }

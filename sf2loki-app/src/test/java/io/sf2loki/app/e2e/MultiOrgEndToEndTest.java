@@ -40,9 +40,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Multi-org end to end (SPEC ORG-1…ORG-7, ORG-12, ORG-13, STATE-18; issue 15 acceptance): two
- * simulated orgs with different org ids under {@code orgs:} in one daemon process ship EventLogFile
- * rows to one Loki-compatible receiver.
+ * Multi-org end to end (SPEC ORG-1…ORG-7, ORG-12, ORG-13, STATE-18, OBS-4; issue 15 acceptance):
+ * two simulated orgs with different org ids under {@code orgs:} in one daemon process ship
+ * EventLogFile rows to one Loki-compatible receiver.
  */
 class MultiOrgEndToEndTest {
   private static final String ALPHA_ID = "00D0000000000AAAAA";
@@ -249,6 +249,7 @@ class MultiOrgEndToEndTest {
       }
     }
     assertThat(filesByOrg).containsOnlyKeys("alpha", "beta").containsEntry("alpha", 4L);
+    obs4_everySeriesFollowsTheOrgColumn();
     Map<String, String> keys = checkpoints();
     assertThat(keys.keySet())
         .filteredOn(k -> !k.equals("egress:budget"))
@@ -307,6 +308,47 @@ class MultiOrgEndToEndTest {
     assertThat(err.toString(StandardCharsets.UTF_8))
         .contains("salesforce authentication failed for org alpha");
     assertThat(loki.entries()).isEmpty();
+  }
+
+  /**
+   * OBS-4 over every {@code sf2loki_*} series the daemon recorded (its components' and the OBS-20
+   * idle series): a per-org instrument of the OBS-5 catalogue (column "org" = yes) carries {@code
+   * org} = one of the orgs, every other instrument carries none (ORG-8).
+   */
+  private void obs4_everySeriesFollowsTheOrgColumn() throws Exception {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.exists(p.resolve("docs/SPEC.md"))) {
+      p = p.getParent();
+    }
+    String spec = Files.readString(p.resolve("docs/SPEC.md"));
+    int start = spec.indexOf("**OBS-5**");
+    Map<String, Boolean> column = new java.util.HashMap<>();
+    for (String line : spec.substring(start, spec.indexOf("**OBS-6**", start)).lines().toList()) {
+      if (line.startsWith("| `sf2loki_")) {
+        String[] cells = line.split("(?<!\\\\)\\|");
+        String name = cells[1].trim().replaceAll("`([a-z0-9_]+)`.*", "$1");
+        column.put(name, cells[5].trim().startsWith("yes"));
+      }
+    }
+    java.util.Set<String> perOrgSeen = new java.util.TreeSet<>();
+    for (var m : reader.collectAllMetrics()) {
+      Boolean perOrg = column.get(m.getName());
+      if (perOrg == null) {
+        assertThat(m.getName()).as("outside the catalogue").doesNotStartWith("sf2loki_");
+        continue;
+      }
+      for (var pt : m.getData().getPoints()) {
+        String org = pt.getAttributes().get(Sf2lokiMetrics.ORG);
+        if (perOrg) {
+          assertThat(org).as("%s %s", m.getName(), pt.getAttributes()).isIn("alpha", "beta");
+          perOrgSeen.add(m.getName());
+        } else {
+          assertThat(org).as("%s %s", m.getName(), pt.getAttributes()).isNull();
+        }
+      }
+    }
+    assertThat(perOrgSeen)
+        .contains("sf2loki_eventlogfile_files_processed", "sf2loki_auth_refreshes");
   }
 
   @Test

@@ -58,6 +58,8 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   /** SINK-16: entries pushed again after a 400 with partial acceptance ({@code mode}). */
   public final LongCounter lokiEntriesResent;
 
+  private final DropAttribution dropAttribution;
+
   /** SINK-16: partially accepted 400s whose rejected entries could not be identified. */
   public final LongCounter lokiPartialAcceptanceFallbacks;
 
@@ -171,7 +173,19 @@ public final class Sf2lokiMetrics implements AutoCloseable {
    * @param version the real build version, reported by {@code sf2loki_build_info{version}}
    */
   public Sf2lokiMetrics(MeterProvider provider, String version) {
+    this(provider, version, DropAttribution.OFF);
+  }
+
+  /**
+   * Creates every instrument on {@code provider}.
+   *
+   * @param provider the application instance's meter provider
+   * @param version the real build version, reported by {@code sf2loki_build_info{version}}
+   * @param dropAttribution {@code service.telemetry.drop_attribution} (FEAT-10)
+   */
+  public Sf2lokiMetrics(MeterProvider provider, String version, DropAttribution dropAttribution) {
     owner = true;
+    this.dropAttribution = java.util.Objects.requireNonNull(dropAttribution, "dropAttribution");
     Meter m = provider.get("io.sf2loki");
     eventsIngested = counter(m, "sf2loki_events_ingested");
     ingestLagSeconds =
@@ -305,6 +319,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
    */
   private Sf2lokiMetrics(Sf2lokiMetrics base, String org) {
     owner = false;
+    dropAttribution = base.dropAttribution;
     eventsIngested = base.eventsIngested;
     ingestLagSeconds = base.ingestLagSeconds;
     lokiPush = base.lokiPush;
@@ -380,6 +395,14 @@ public final class Sf2lokiMetrics implements AutoCloseable {
    */
   public Sf2lokiMetrics forOrg(String org) {
     return new Sf2lokiMetrics(this, java.util.Objects.requireNonNull(org, "org"));
+  }
+
+  /**
+   * FEAT-10, OBS-37: how {@link #lokiEntriesDropped} and {@link #pipelineEntriesAbandoned} count
+   * (shared by the {@link #forOrg} views).
+   */
+  public DropAttribution dropAttribution() {
+    return dropAttribution;
   }
 
   /** Metrics on a no-op provider, for components built without metrics (tests, tools). */

@@ -75,6 +75,7 @@ class OrgMetricsTest {
     }
     Map<String, Boolean> column = orgColumn();
     int checked = 0;
+    java.util.Set<String> seen = new java.util.TreeSet<>();
     for (MetricData m : reader.collectAllMetrics()) {
       Collection<? extends PointData> points = m.getData().getPoints();
       for (PointData point : points) {
@@ -89,9 +90,15 @@ class OrgMetricsTest {
           assertThat(org).as(m.getName()).isNull();
         }
         checked++;
+        seen.add(m.getName());
       }
     }
     assertThat(checked).isGreaterThan(50); // every counter and gauge field
+    // OBS-4: no per-org row of the catalogue escapes the check (e.g. an instrument of another type)
+    assertThat(seen)
+        .as("catalogue rows with org=yes recorded through forOrg")
+        .containsAll(
+            column.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList());
     assertThat(view.eventsIngested).isSameAs(metrics.eventsIngested);
     view.close(); // a view closes nothing
     metrics.authErrors.add(1);
