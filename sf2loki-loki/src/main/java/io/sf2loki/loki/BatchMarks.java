@@ -22,6 +22,9 @@ final class BatchMarks {
   private final Set<LogEntry> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
   final Map<String, Integer> counts = new HashMap<>();
 
+  /** Per reason, the dropped originals (FEAT-10); unidentified drops are only counted. */
+  final Map<String, List<LogEntry>> droppedEntries = new HashMap<>();
+
   /** Restamped form → original. */
   private final Map<LogEntry, LogEntry> originalOf = new IdentityHashMap<>();
 
@@ -43,8 +46,11 @@ final class BatchMarks {
   /** Marks {@code entries} (originals or restamped forms) dropped under {@code reason}. */
   void drop(List<LogEntry> entries, String reason) {
     int added = 0;
+    List<LogEntry> named = droppedEntries.computeIfAbsent(reason, r -> new ArrayList<>());
     for (LogEntry e : entries) {
-      if (dropped.add(originalOf.getOrDefault(e, e))) {
+      LogEntry original = originalOf.getOrDefault(e, e);
+      if (dropped.add(original)) {
+        named.add(original);
         added++;
       }
     }

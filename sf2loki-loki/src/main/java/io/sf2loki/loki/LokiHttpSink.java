@@ -222,7 +222,7 @@ public final class LokiHttpSink implements Sink {
       process(request, exchange(request, p), p, 0);
     }
     pushRestamped(p);
-    return new PushResult(p.bytes, marks.counts);
+    return new PushResult(p.bytes, marks.counts, marks.droppedEntries);
   }
 
   /** Ends gate waits (a waiting push fails retryably) and closes the HTTP client. */

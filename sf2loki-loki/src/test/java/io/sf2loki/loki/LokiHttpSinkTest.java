@@ -464,6 +464,9 @@ class LokiHttpSinkTest {
         sink(json().withLateEntries(LokiSinkSettings.LateEntries.DROP))
             .push(batch("a", "OLD", "c"), false);
     assertThat(r.droppedByReason()).isEqualTo(Map.of("too_old", 1));
+    assertThat(r.droppedEntries("too_old")) // FEAT-10: the sink names the entry it dropped
+        .singleElement()
+        .satisfies(e -> assertThat(e.line()).contains("OLD"));
     assertThat(requests()).noneMatch(q -> body(q).contains("\"late\""));
   }
 

@@ -54,9 +54,10 @@ public interface CommandActions {
    * @param configOrNull the {@code --config} path, or null
    * @param json {@code --json}
    * @param org {@code --org}
+   * @param allOrgs {@code --all-orgs} (FEAT-9, DOC-6)
    * @return 0 no FAIL, 1 a FAIL, 2 configuration error or unknown org
    */
-  default int doctor(Path configOrNull, boolean json, Optional<String> org) {
+  default int doctor(Path configOrNull, boolean json, Optional<String> org, boolean allOrgs) {
     throw new UnsupportedOperationException("doctor is not available in this build");
   }
 

@@ -6,7 +6,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code doctor [--json] [--org NAME]} (SPEC CLI-10, DOC-1, CFG-25) → {@link CommandActions}. */
+/**
+ * {@code doctor [--json] [--org NAME | --all-orgs]} (SPEC CLI-10, DOC-1, DOC-6, CFG-25, FEAT-9) →
+ * {@link CommandActions}; {@code --org} and {@code --all-orgs} together are a usage error (exit 2).
+ */
 @Command(
     name = "doctor",
     description =
@@ -22,6 +25,12 @@ final class DoctorCommand implements Callable<Integer> {
   @Option(names = "--org", paramLabel = "NAME", description = "The org to check (default: first).")
   String org;
 
+  @Option(
+      names = "--all-orgs",
+      description =
+          "Check every org (rows prefixed <org>/) and the deployment-wide rows once (FEAT-9).")
+  boolean allOrgs;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   DoctorCommand(Cli cli) {
@@ -31,6 +40,10 @@ final class DoctorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     cli.rejectRootCheck(spec);
-    return cli.actions().doctor(cli.globalConfig(), json, Optional.ofNullable(org));
+    if (org != null && allOrgs) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--org and --all-orgs are mutually exclusive");
+    }
+    return cli.actions().doctor(cli.globalConfig(), json, Optional.ofNullable(org), allOrgs);
   }
 }

@@ -101,7 +101,8 @@ final class ServiceBinding {
         s.duration(ServiceKeys.SHUTDOWN_GRACE),
         s.duration(ServiceKeys.UNREADY_AFTER_SINK_FAILING),
         s.duration(ServiceKeys.LIVENESS_TIMEOUT),
-        telemetry);
+        telemetry,
+        t.bool(ServiceKeys.T_DROP_ATTRIBUTION));
   }
 
   private static void checkHostPort(Section s, String key, String value) {

@@ -16,6 +16,8 @@ import java.time.Duration;
  *     (FEAT-21)
  * @param telemetry {@code service.telemetry}: the metrics export settings (CFG-9 fallbacks to the
  *     Loki tenant and token applied; an absent token is {@code ""})
+ * @param dropAttribution {@code service.telemetry.drop_attribution}, default false (FEAT-10,
+ *     OBS-37)
  */
 public record ServiceConfig(
     LogLevel logLevel,
@@ -24,7 +26,8 @@ public record ServiceConfig(
     Duration shutdownGrace,
     Duration unreadyAfterSinkFailing,
     Duration livenessTimeout,
-    TelemetrySettings telemetry) {
+    TelemetrySettings telemetry,
+    boolean dropAttribution) {
 
   /** {@code log_level}; matched case-insensitively. */
   public enum LogLevel implements YamlEnum {

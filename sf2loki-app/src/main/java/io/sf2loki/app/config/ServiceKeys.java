@@ -45,6 +45,8 @@ final class ServiceKeys {
   static final Setting T_EXPORT_INTERVAL = TelemetrySettings.EXPORT_INTERVAL;
   static final Setting T_RESOURCE_ATTRIBUTES = TelemetrySettings.RESOURCE_ATTRIBUTES;
   static final Setting PROMETHEUS_ENABLED = TelemetrySettings.PROMETHEUS_ENABLED;
+  static final Setting T_DROP_ATTRIBUTION =
+      io.sf2loki.core.metrics.DropAttribution.DROP_ATTRIBUTION;
 
   static final Group TELEMETRY =
       Group.object(
@@ -59,7 +61,8 @@ final class ServiceKeys {
                   T_TOKEN,
                   T_HEADERS,
                   T_EXPORT_INTERVAL,
-                  T_RESOURCE_ATTRIBUTES))
+                  T_RESOURCE_ATTRIBUTES,
+                  T_DROP_ATTRIBUTION))
           .with(
               Group.object(
                   "prometheus",

@@ -23,8 +23,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@code doctor [--json] [--org NAME]} (SPEC CLI-10, DOC-1…DOC-3, CFG-25): runs the DOC-2 checks in
- * order for one org against the real endpoints, through the daemon's own clients and settings.
+ * {@code doctor [--json] [--org NAME | --all-orgs]} (SPEC CLI-10, DOC-1…DOC-3, DOC-6, CFG-25,
+ * FEAT-9): runs the DOC-2 checks in order for one org, or for every org, against the real
+ * endpoints, through the daemon's own clients and settings.
  */
 public final class Doctor {
   private static final String CONFIG_FAILED = "skipped: config failed";
@@ -59,13 +60,27 @@ public final class Doctor {
   }
 
   /**
-   * Runs every check.
+   * Runs every check for one org (DOC-1).
    *
    * @param configOrNull {@code --config}
    * @param orgName {@code --org}, empty for the first org
    * @throws InterruptedException if interrupted during a network check
    */
   public DoctorReport run(Path configOrNull, Optional<String> orgName) throws InterruptedException {
+    return run(configOrNull, orgName, false);
+  }
+
+  /**
+   * Runs every check (DOC-1); with {@code allOrgs} on a multi-org configuration, FEAT-9/DOC-6: the
+   * per-org rows of every org, prefixed {@code <org>/}, then the deployment-wide rows once.
+   *
+   * @param configOrNull {@code --config}
+   * @param orgName {@code --org}, empty for the first org; must be empty with {@code allOrgs}
+   * @param allOrgs {@code --all-orgs}
+   * @throws InterruptedException if interrupted during a network check
+   */
+  public DoctorReport run(Path configOrNull, Optional<String> orgName, boolean allOrgs)
+      throws InterruptedException {
     List<Check> rows = new ArrayList<>();
     Sf2lokiConfig cfg;
     try {
@@ -77,6 +92,10 @@ public final class Doctor {
       return new DoctorReport(rows, 2);
     }
     rows.add(Check.pass("config", "loaded and built " + describe(configOrNull)));
+    if (allOrgs && cfg.multiOrg()) {
+      allOrgRows(cfg, rows);
+      return DoctorReport.of(rows);
+    }
     List<String> names = cfg.orgs().stream().map(OrgConfig::name).toList();
     if (orgName.isPresent() && cfg.org(orgName.get()).isEmpty()) {
       rows.add(
@@ -87,47 +106,91 @@ public final class Doctor {
     }
     OrgConfig org = orgName.flatMap(cfg::org).orElse(cfg.orgs().getFirst());
     if (cfg.multiOrg() && cfg.orgs().size() > 1 && orgName.isEmpty()) {
-      err.println("sf2loki: doctor operates on org '" + org.name() + "' only");
-      rows.add(Check.warn("org", "operates on org " + org.name() + " only"));
+      err.println(
+          "sf2loki: doctor operates on org '" + org.name() + "' only (--all-orgs: every org)");
+      rows.add(
+          Check.warn(
+              "org", "operates on org " + org.name() + " only; --all-orgs checks every org"));
     }
     orgRows(cfg, org, rows);
     return DoctorReport.of(rows);
   }
 
+  /** DOC-2 order for one org: its Salesforce rows, loki, transforms, the deployment's, limits. */
   private void orgRows(Sf2lokiConfig cfg, OrgConfig org, List<Check> rows)
       throws InterruptedException {
-    Sf2lokiMetrics metrics = new Sf2lokiMetrics(MeterProvider.noop(), Version.get());
-    String orgId;
-    Check limits;
-    try (SpoolDirectory spool = SpoolDirectory.forCurrentProcess();
-        Components.Org clients = Components.org(org, metrics, spool)) {
-      SalesforceChecks sf = new SalesforceChecks(org, clients);
-      SalesforceChecks.AuthResult auth = sf.auth();
-      rows.add(auth.check());
-      orgId = auth.orgId();
-      if (orgId == null) {
-        Stream.of("permissions", "pubsub", "entitlement", "traceflags")
-            .forEach(n -> rows.add(Check.skip(n, AUTH_FAILED)));
-        limits = Check.skip("limits", AUTH_FAILED);
-      } else {
-        rows.add(sf.permissions());
-        rows.addAll(PubSubCheck.run(org.sources().pubsub(), clients));
-        rows.add(sf.entitlement());
-        rows.add(sf.traceFlags(clock.instant()));
-        limits = sf.limits();
-      }
-    }
+    OrgPart sf = salesforce(org);
+    rows.addAll(sf.rows());
     Map<String, String> labels =
         new LinkedHashMap<>(
             Components.staticLabels(
-                cfg, org, orgId != null ? orgId : org.salesforce().orgId().orElse("")));
+                cfg, org, sf.orgId() != null ? sf.orgId() : org.salesforce().orgId().orElse("")));
     labels.values().removeIf(String::isEmpty);
     rows.add(SinkChecks.loki(cfg, labels, clock.instant()));
     rows.add(transforms(org));
     rows.add(SinkChecks.telemetry(cfg));
     rows.add(StoreChecks.state(cfg.state()));
     rows.add(StoreChecks.coordinator(cfg.coordinate(), clock.instant()));
-    rows.add(limits);
+    rows.add(sf.limits());
+  }
+
+  /**
+   * FEAT-9, DOC-6: per org in configuration order its rows 2–6, its own {@code loki} row when it
+   * has its own Loki identity (FEAT-6), rows 8 and 12, all prefixed {@code <org>/}; then rows 7, 9,
+   * 10 and 11 once for the deployment.
+   */
+  private void allOrgRows(Sf2lokiConfig cfg, List<Check> rows) throws InterruptedException {
+    for (OrgConfig org : cfg.orgs()) {
+      OrgPart sf = salesforce(org);
+      List<Check> own = new ArrayList<>(sf.rows());
+      Optional<io.sf2loki.loki.LokiSinkSettings> sink = Components.orgSink(cfg, org);
+      if (sink.isPresent()) {
+        Map<String, String> labels = new LinkedHashMap<>(Components.deploymentLabels(cfg));
+        labels.put("org", org.name()); // ORG-3
+        labels.put("environment", org.salesforce().environment());
+        labels.put("sf_org_id", sf.orgId() != null ? sf.orgId() : "");
+        labels.values().removeIf(String::isEmpty);
+        own.add(SinkChecks.loki(cfg, sink.get(), "loki", labels, clock.instant()));
+      }
+      own.add(transforms(org));
+      own.add(sf.limits());
+      own.forEach(c -> rows.add(new Check(org.name() + "/" + c.name(), c.status(), c.detail())));
+    }
+    rows.add(SinkChecks.loki(cfg, Components.deploymentLabels(cfg), clock.instant()));
+    rows.add(SinkChecks.telemetry(cfg));
+    rows.add(StoreChecks.state(cfg.state()));
+    rows.add(StoreChecks.coordinator(cfg.coordinate(), clock.instant()));
+  }
+
+  /**
+   * One org's Salesforce rows.
+   *
+   * @param rows rows 2–6 ({@code auth}, {@code permissions}, {@code pubsub…}, {@code entitlement},
+   *     {@code traceflags})
+   * @param limits row 12
+   * @param orgId the resolved org id, or null when auth failed
+   */
+  private record OrgPart(List<Check> rows, Check limits, String orgId) {}
+
+  private OrgPart salesforce(OrgConfig org) throws InterruptedException {
+    List<Check> rows = new ArrayList<>();
+    Sf2lokiMetrics metrics = new Sf2lokiMetrics(MeterProvider.noop(), Version.get());
+    try (SpoolDirectory spool = SpoolDirectory.forCurrentProcess();
+        Components.Org clients = Components.org(org, metrics, spool)) {
+      SalesforceChecks sf = new SalesforceChecks(org, clients);
+      SalesforceChecks.AuthResult auth = sf.auth();
+      rows.add(auth.check());
+      if (auth.orgId() == null) {
+        Stream.of("permissions", "pubsub", "entitlement", "traceflags")
+            .forEach(n -> rows.add(Check.skip(n, AUTH_FAILED)));
+        return new OrgPart(rows, Check.skip("limits", AUTH_FAILED), null);
+      }
+      rows.add(sf.permissions());
+      rows.addAll(PubSubCheck.run(org.sources().pubsub(), clients));
+      rows.add(sf.entitlement());
+      rows.add(sf.traceFlags(clock.instant()));
+      return new OrgPart(rows, sf.limits(), auth.orgId());
+    }
   }
 
   /** Row 8: hash rules without a salt (CFG-24). */

@@ -40,7 +40,20 @@ final class SinkChecks {
    */
   static Check loki(Sf2lokiConfig cfg, Map<String, String> staticLabels, Instant now)
       throws InterruptedException {
-    LokiSinkSettings settings = Components.sink(cfg);
+    return loki(cfg, Components.sink(cfg), "loki", staticLabels, now);
+  }
+
+  /**
+   * Row 7 through {@code settings} (FEAT-9, DOC-6: an org's own Loki identity, FEAT-6), as row
+   * {@code name}.
+   */
+  static Check loki(
+      Sf2lokiConfig cfg,
+      LokiSinkSettings settings,
+      String name,
+      Map<String, String> staticLabels,
+      Instant now)
+      throws InterruptedException {
     String url = Components.scrub(cfg.loki().url());
     Map<String, String> labels = new LinkedHashMap<>(staticLabels);
     labels.put("source", "sf2loki-doctor");
@@ -56,7 +69,7 @@ final class SinkChecks {
       long ms = (System.nanoTime() - t0) / 1_000_000;
       if (metadataBefore && !sink.metadataEnabled()) {
         return Check.warn(
-            "loki",
+            name,
             "pushed to "
                 + url
                 + " in "
@@ -64,10 +77,15 @@ final class SinkChecks {
                 + " ms, but Loki rejects structured metadata: under structured_metadata: auto"
                 + " entries will be sent without it (SINK-12)");
       }
-      return Check.pass("loki", "pushed 1 entry to " + url + " in " + ms + " ms");
+      return Check.pass(name, "pushed 1 entry to " + url + " in " + ms + " ms");
     } catch (SinkException e) {
-      return Check.fail("loki", lokiFailure(e, settings, url, cfg));
+      return Check.fail(name, lokiFailure(e, settings, url, cfg));
     }
+  }
+
+  /** The settings' token, or a string no body contains (DOC-3: an org's own token, FEAT-6). */
+  private static String tokenOf(LokiSinkSettings settings) {
+    return settings.authToken() == null ? "\u0000no-token\u0000" : settings.authToken();
   }
 
   /** DOC-5: at most this many characters of Loki's response body appear in the FAIL row. */
@@ -78,7 +96,7 @@ final class SinkChecks {
     String base =
         (e.status() == 0 ? "" : "HTTP " + e.status() + ": ")
             + e.getMessage()
-            + responseBody(e.responseBody(), cfg);
+            + responseBody(e.responseBody(), cfg).replace(tokenOf(settings), "***");
     if (e.getMessage() != null && e.getMessage().contains("structured metadata")) {
       return base
           + (settings.structuredMetadata() == MetadataMode.ON

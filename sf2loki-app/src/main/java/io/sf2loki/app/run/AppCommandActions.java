@@ -81,7 +81,7 @@ public final class AppCommandActions implements CommandActions {
   }
 
   @Override
-  public int doctor(Path configOrNull, boolean json, Optional<String> orgName) {
+  public int doctor(Path configOrNull, boolean json, Optional<String> orgName, boolean allOrgs) {
     if (err == System.err
         && org.slf4j.LoggerFactory.getILoggerFactory()
             instanceof ch.qos.logback.classic.LoggerContext ctx) {
@@ -93,7 +93,7 @@ public final class AppCommandActions implements CommandActions {
     try {
       report =
           new io.sf2loki.app.doctor.Doctor(env, err, java.time.InstantSource.system())
-              .run(configOrNull, orgName);
+              .run(configOrNull, orgName, allOrgs);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("sf2loki: doctor interrupted");

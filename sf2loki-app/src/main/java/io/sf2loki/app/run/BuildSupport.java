@@ -16,7 +16,7 @@ import java.util.Map;
  * not have yet (silently ignoring such a setting would lose data or mix orgs), and transform rules
  * that cannot compile (the binder refuses those already, CFG-19; this keeps a rule the binder let
  * through from failing a running term). Each problem is named with its dotted path. Transforms (XF)
- * are applied on every source and no longer refused.
+ * and multi-org mode (ORG, with FEAT-6's per-org Loki tenants) are supported.
  */
 final class BuildSupport {
   private BuildSupport() {}
@@ -26,9 +26,6 @@ final class BuildSupport {
    */
   static void check(Sf2lokiConfig cfg) {
     List<Problem> problems = new ArrayList<>();
-    if (cfg.multiOrg()) {
-      problems.add(new Problem("orgs", "multi-org mode is not available in this build yet"));
-    }
     for (int i = 0; i < cfg.orgs().size(); i++) {
       OrgConfig org = cfg.orgs().get(i);
       String p = cfg.multiOrg() ? "orgs." + i + ".sources." : "sources.";

@@ -71,6 +71,17 @@ public final class Components {
   }
 
   /**
+   * FEAT-6: the sink settings of an org whose {@code orgs[].loki} differs from {@code sink.loki}
+   * (its own tenant or token, ORG-14), or empty when the org shares the deployment's identity.
+   */
+  public static java.util.Optional<LokiSinkSettings> orgSink(Sf2lokiConfig cfg, OrgConfig org) {
+    LokiSinkSettings base = sink(cfg);
+    return cfg.multiOrg() && TenantSplitSink.overrides(org, base)
+        ? java.util.Optional.of(org.loki().applyTo(base))
+        : java.util.Optional.empty();
+  }
+
+  /**
    * {@code sources.eventlogfile} of one org → the ELF settings the daemon uses (finite: cycles back
    * to back), for {@code backfill} (BF-1).
    */
@@ -94,6 +105,19 @@ public final class Components {
   /** {@code service.telemetry} → the telemetry settings. */
   public static TelemetrySettings telemetry(Sf2lokiConfig cfg) {
     return cfg.service().telemetry();
+  }
+
+  /**
+   * Static labels of a multi-org deployment (PIPE-4, ORG-3): {@code job}, {@code service_name},
+   * then {@code sink.loki.labels}; each org's wrapper adds {@code org}, {@code environment} and
+   * {@code sf_org_id} to its entries.
+   */
+  public static Map<String, String> deploymentLabels(Sf2lokiConfig cfg) {
+    Map<String, String> labels = new java.util.LinkedHashMap<>();
+    labels.put("job", "sf2loki");
+    labels.put("service_name", "sf2loki");
+    labels.putAll(cfg.loki().labels());
+    return labels;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.sf2loki.app.health.HealthServer;
 import io.sf2loki.app.health.Readiness;
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.org.OrgStartupProbe;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.StateCorruptException;
@@ -21,7 +22,10 @@ import java.io.PrintStream;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * poller and source factories, and each term a {@link TermPipeline} asks every org's {@link
  * TermSources} for fresh sources. The daemon knows no source kind; it orders the steps and maps
  * their failures to exit statuses.
+ *
+ * <p>Multi-org ({@code orgs:}, ORG-1): {@link MultiOrg} runs the ORG-7 probe instead of AUTH-9's,
+ * wraps every org's sources (ORG-3…ORG-6, ORG-13) and gives the committer the ORG-10 store.
  *
  * <p>Exit statuses (CLI table): 0 clean stop or finite run; 1 crash, startup auth failure, a held
  * state lock; 2 configuration or build error, including a corrupt state file (STATE-3).
@@ -57,6 +64,8 @@ public final class Daemon {
   private volatile Sf2lokiMetrics metrics;
   private volatile HealthServer health;
   private volatile List<OrgAssembly> orgs = List.of();
+  private final AtomicReference<Supplier<Optional<String>>> orgAuth =
+      new AtomicReference<>(Optional::empty); // ORG-7 readiness detail (multi-org)
   private final StatusWiring status; // FEAT-3 /statusz
   private final SourceStatusBoard board; // FEAT-3, OBS-35: poll results, commit times
   private final ProgressWatch watch; // FEAT-21
@@ -136,7 +145,11 @@ public final class Daemon {
     ProcessAssembly process = new ProcessAssembly(cfg, options, err, closers);
     metrics = process.meters(version, activeTerm, () -> wedged().isPresent());
     Degradations.register(
-        readiness, activeTerm, cfg.service().unreadyAfterSinkFailing(), () -> orgs);
+        readiness,
+        activeTerm,
+        cfg.service().unreadyAfterSinkFailing(),
+        () -> orgs,
+        () -> orgAuth.get().get());
     StartupBanner.log(cfg, version);
     cfg.warnings().forEach(w -> log.atWarn().log(w));
     HeapFit.check(cfg, Runtime.getRuntime().maxMemory()).ifPresent(w -> log.atWarn().log(w));
@@ -144,28 +157,53 @@ public final class Daemon {
     CheckpointStore store = process.openStore(processStop);
     health = process.startHealth(readiness, status, this::wedged);
     orgs = process.orgs();
-    OrgAssembly org = orgs.getFirst(); // AUTH-9: single-org startup probe
-    String orgId = probe(org, processStop);
+    MultiOrg multi = cfg.multiOrg() ? new MultiOrg(orgs, store, process.watched().sleeper()) : null;
+    if (multi != null) {
+      orgAuth.set(multi::degradation); // OBS-8 order: registered before the sink's
+    }
+    Map<String, String> labels;
+    if (multi == null) {
+      OrgAssembly org = orgs.getFirst(); // AUTH-9: single-org startup probe
+      labels = Components.staticLabels(cfg, org.config(), probe(org, processStop));
+    } else {
+      probeOrgs(multi, processStop); // ORG-7
+      labels = Components.deploymentLabels(cfg); // ORG-3: the wrappers add the org identity
+    }
     process.sink(version);
-    closers.push(org.buildSources(options.finite(), options.time().wall(), watch));
+    for (OrgAssembly org : orgs) {
+      closers.push(org.buildSources(options.finite(), options.time().wall(), watch));
+    }
     Coordinators.Built coordinator = process.coordinator();
     closers.push(status.coordinator(coordinator).closer()); // before the store: lease release
-    CommitListener orgCommits = org.commitListener();
+    CheckpointStore termStore = multi == null ? store : multi.store(); // ORG-10
+    List<TermSources> sources =
+        multi == null
+            ? List.of(
+                new TermSources(
+                    orgs.getFirst(),
+                    process.watched(),
+                    process.cpu().executor(),
+                    metrics,
+                    store,
+                    board,
+                    null))
+            : multi.termSources(process, board);
+    CommitListener orgCommits =
+        multi == null ? orgs.getFirst().commitListener() : multi.commitListener();
     TermPipeline pipelines =
         new TermPipeline(
             cfg,
             process,
-            List.of(
-                new TermSources(
-                    org, process.watched(), process.cpu().executor(), metrics, store, board)),
-            Components.staticLabels(cfg, org.config(), orgId),
+            termStore,
+            sources,
+            labels,
             written -> {
               process.gauges().committed(written);
               board.committed(written); // FEAT-3: commit times (Pub/Sub position age)
               orgCommits.committed(written);
             },
             watch);
-    return runTerms(pipelines, coordinator, store, processStop);
+    return runTerms(pipelines, coordinator, termStore, processStop);
   }
 
   /**
@@ -196,6 +234,45 @@ public final class Daemon {
             .addKeyValue("status", e.status())
             .log("salesforce authentication failed: " + e.getMessage());
         throw new StartupExit(EXIT_CRASH);
+      }
+    } catch (InterruptedException e) {
+      if (!processStop.isStopped()) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    log.atInfo().log("sf2loki stopped during startup");
+    throw new StartupExit(EXIT_OK);
+  }
+
+  /**
+   * ORG-7, ORG-12: every org probes at once; when all fail the process exits 1 with the first
+   * failed org's error in configuration order, otherwise the failed orgs are logged (by the probe)
+   * and reported on readiness until they hold a valid token.
+   *
+   * @throws StartupExit 0 when stopped during startup, 1 when every org failed
+   */
+  private void probeOrgs(MultiOrg multi, StopSignal processStop) throws StartupExit {
+    try {
+      OrgStartupProbe.Result result = multi.probe(processStop);
+      if (!processStop.isStopped()) {
+        if (result.allFailed()) {
+          Map.Entry<String, Exception> first = result.firstFailure().orElseThrow();
+          String msg = "org " + first.getKey() + ": " + first.getValue().getMessage();
+          err.println("sf2loki: salesforce authentication failed for " + msg);
+          log.atError()
+              .addKeyValue("org", first.getKey())
+              .log("salesforce authentication failed for every org; first: " + msg);
+          throw new StartupExit(EXIT_CRASH);
+        }
+        result
+            .orgIds()
+            .forEach(
+                (name, id) ->
+                    log.atInfo()
+                        .addKeyValue("org", name)
+                        .addKeyValue("org_id", id)
+                        .log("authenticated to salesforce org"));
+        return;
       }
     } catch (InterruptedException e) {
       if (!processStop.isStopped()) {

@@ -10,9 +10,10 @@ import java.util.function.Supplier;
 
 /**
  * The daemon's readiness degradations in SPEC OBS-8 order: a failing checkpoint store (STATE-16),
- * an egress pause (EGR), failing Loki pushes ({@code service.unready_after_sink_failing}), then per
- * org in configuration order the API reserve (OBS-21) and a source kind's own (PS-6: a Pub/Sub
- * topic held on an undecodable event). Each is computed on every readiness read.
+ * an egress pause (EGR), an org that failed its startup probe (ORG-7), failing Loki pushes ({@code
+ * service.unready_after_sink_failing}), then per org in configuration order the API reserve
+ * (OBS-21) and a source kind's own (PS-6: a Pub/Sub topic held on an undecodable event). Each is
+ * computed on every readiness read.
  */
 final class Degradations {
   private Degradations() {}
@@ -20,15 +21,18 @@ final class Degradations {
   /**
    * @param sinkThreshold {@code service.unready_after_sink_failing}; zero turns the sink check off
    * @param orgs the org assemblies, empty until they are built
+   * @param orgAuth the ORG-7 detail (multi-org), empty until the probe ran and in single-org
    */
   static void register(
       Readiness readiness,
       ActiveTerm activeTerm,
       Duration sinkThreshold,
-      Supplier<List<OrgAssembly>> orgs) {
+      Supplier<List<OrgAssembly>> orgs,
+      Supplier<Optional<String>> orgAuth) {
     readiness.addDegradation(
         () -> activeTerm.storeFailingFor().map(d -> "degraded: checkpoint store failing"));
     readiness.addDegradation(activeTerm::egressPausedReason);
+    readiness.addDegradation(orgAuth); // ORG-7: degraded: org <name> auth failing
     readiness.addDegradation(() -> sinkFailing(activeTerm, sinkThreshold));
     readiness.addDegradation(() -> first(orgs.get(), OrgAssembly::apiReserve));
     readiness.addDegradation(() -> first(orgs.get(), OrgAssembly::sourceDegradation));

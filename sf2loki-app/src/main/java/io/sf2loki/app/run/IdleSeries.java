@@ -47,16 +47,17 @@ final class IdleSeries {
   }
 
   /**
-   * Records the idle series of {@code cfg}'s first org (the daemon runs one org) and of the
-   * deployment-wide components.
+   * Records the idle series of the deployment-wide components and of every org (multi-org: with
+   * {@code org}, OBS-4).
    *
    * @param cfg the configuration
    * @param m the instance's metrics
    */
   static void install(Sf2lokiConfig cfg, Sf2lokiMetrics m) {
-    IdleSeries s = new IdleSeries(m);
-    s.sinkAndPipeline();
-    s.org(cfg.orgs().getFirst());
+    new IdleSeries(m).sinkAndPipeline();
+    for (OrgConfig org : cfg.orgs()) {
+      new IdleSeries(cfg.multiOrg() ? m.forOrg(org.name()) : m).org(org); // OBS-4
+    }
   }
 
   private void sinkAndPipeline() {

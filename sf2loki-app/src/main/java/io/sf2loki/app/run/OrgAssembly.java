@@ -23,8 +23,7 @@ import java.util.Optional;
  * OrgClients}: token provider, org-id resolver, REST client), its limits poller and API reserve
  * (OBS-12, OBS-21) and its source factories ({@link SourceKinds}), which hold the kinds'
  * process-lifetime parts such as the Pub/Sub channel. This is the org-scoped context the per-term
- * assembly ({@link TermSources}) takes; the daemon builds one per configured org (one today, ORG-1
- * refused by {@link BuildSupport}).
+ * assembly ({@link TermSources}) takes; the daemon builds one per configured org (ORG-1, ORG-2).
  *
  * <p>Ownership: {@link #close()} stops the limits poller and closes the clients; the factories are
  * closed by the closer {@link #buildSources} returns. Thread-safe: the factories are published once
@@ -32,6 +31,7 @@ import java.util.Optional;
  */
 final class OrgAssembly implements AutoCloseable {
   private final OrgConfig config;
+  private final Sf2lokiMetrics metrics;
   private final OrgClients clients;
   private final LimitsWiring limits; // null: salesforce.limits.enabled is false
   private final OrgTransforms transforms; // XF-1: compiled once per process
@@ -55,11 +55,13 @@ final class OrgAssembly implements AutoCloseable {
   /**
    * Builds the clients and the limits poller (not started) without any network call.
    *
+   * @param metrics the org's metrics (multi-org: the OBS-4 {@code forOrg} view)
    * @param time the process clocks; the limits poller waits on its sleeper
    * @throws IllegalArgumentException when the private key cannot be parsed
    */
   OrgAssembly(OrgConfig config, Sf2lokiMetrics metrics, TimeSource time, SpoolDirectory spool) {
     this.config = config;
+    this.metrics = metrics;
     this.clients = new OrgClients(config, metrics, time, spool);
     SalesforceConfig.Limits l = config.salesforce().limits();
     this.limits = l.enabled() ? new LimitsWiring(l, clients.rest, metrics, time.sleeper()) : null;
@@ -97,6 +99,21 @@ final class OrgAssembly implements AutoCloseable {
 
   OrgConfig config() {
     return config;
+  }
+
+  /** The org's metrics (OBS-4: per-org series carry {@code org} in multi-org mode). */
+  Sf2lokiMetrics metrics() {
+    return metrics;
+  }
+
+  /** ORG-12: whether the org's token provider holds a valid token now. */
+  boolean holdsValidToken() {
+    return clients.tokens.holdsValidToken();
+  }
+
+  /** One org-id resolution attempt (AUTH-8; the configured {@code org_id} without a call). */
+  String orgId(StopSignal stop) throws AuthException, InterruptedException {
+    return clients.orgIds.orgId(stop);
   }
 
   /** The clients as the factories see them. */

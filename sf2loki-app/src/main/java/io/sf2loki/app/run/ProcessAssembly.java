@@ -9,6 +9,7 @@ import io.sf2loki.app.telemetry.Telemetry;
 import io.sf2loki.core.cpu.CpuPool;
 import io.sf2loki.core.limits.EntryLimiter;
 import io.sf2loki.core.liveness.ProgressWatch;
+import io.sf2loki.core.metrics.DropAttribution;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Sink;
@@ -18,12 +19,15 @@ import io.sf2loki.core.term.ActiveTerm;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.loki.LokiHttpSink;
+import io.sf2loki.loki.LokiSinkSettings;
 import io.sf2loki.salesforce.rest.SpoolDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
@@ -77,7 +81,11 @@ final class ProcessAssembly {
     telemetry =
         Telemetry.create(
             cfg.service().telemetry(), options.extraReader(), Telemetry.DEFAULT_SHUTDOWN_TIMEOUT);
-    Sf2lokiMetrics m = new Sf2lokiMetrics(telemetry.meterProvider(), version);
+    Sf2lokiMetrics m =
+        new Sf2lokiMetrics(
+            telemetry.meterProvider(),
+            version,
+            DropAttribution.of(cfg.service().dropAttribution())); // FEAT-10
     metrics = m;
     IdleSeries.install(cfg, m); // OBS-20: every known series from the first scrape
     // closed after telemetry: the final export at shutdown still carries every gauge (OBS-3)
@@ -156,7 +164,8 @@ final class ProcessAssembly {
     spool.deleteStale();
     List<OrgAssembly> orgs = new ArrayList<>();
     for (OrgConfig org : cfg.orgs()) {
-      OrgAssembly o = new OrgAssembly(org, metrics, options.time(), spool);
+      Sf2lokiMetrics m = cfg.multiOrg() ? metrics.forOrg(org.name()) : metrics; // OBS-4
+      OrgAssembly o = new OrgAssembly(org, m, options.time(), spool);
       closers.push(o);
       orgs.add(o);
     }
@@ -167,21 +176,33 @@ final class ProcessAssembly {
   void sink(String version) {
     cpu = new CpuPool();
     closers.push(cpu);
-    sink =
-        options
-            .sinkDecorator()
-            .apply(
-                new LokiHttpSink(
-                    cfg.loki().push().withVersion(version),
-                    metrics,
-                    ProgressWatch.watched(options.time().sleeper()),
-                    new Random(),
-                    cpu.executor(),
-                    options.time().wall()));
+    LokiSinkSettings base = cfg.loki().push().withVersion(version);
+    Map<String, Sink> byOrg = new LinkedHashMap<>(); // FEAT-6: orgs with their own identity
+    if (cfg.multiOrg()) {
+      for (OrgConfig org : cfg.orgs()) {
+        if (TenantSplitSink.overrides(org, base)) {
+          Sink own = lokiSink(org.loki().applyTo(base));
+          byOrg.put(org.name(), own);
+        }
+      }
+    }
+    Sink shared = lokiSink(base);
+    Sink built = byOrg.isEmpty() ? shared : new TenantSplitSink(shared, byOrg);
+    sink = options.sinkDecorator().apply(built);
     closers.push(sink);
     limiter =
         new EntryLimiter((int) Math.min(Integer.MAX_VALUE, cfg.loki().maxLineBytes()), metrics);
     gauges = new CommitGauges(metrics, options.time().wall());
+  }
+
+  private Sink lokiSink(LokiSinkSettings settings) {
+    return new LokiHttpSink(
+        settings,
+        metrics,
+        ProgressWatch.watched(options.time().sleeper()),
+        new Random(),
+        cpu.executor(),
+        options.time().wall());
   }
 
   /**

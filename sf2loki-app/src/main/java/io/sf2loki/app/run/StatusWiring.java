@@ -8,6 +8,7 @@ import io.sf2loki.app.config.Secret;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.health.Readiness;
 import io.sf2loki.app.health.StatusSnapshot;
+import io.sf2loki.core.org.OrgScope;
 import io.sf2loki.core.pipeline.LaneStatus;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.status.Redaction;
@@ -189,15 +190,17 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
         keys.add(new Key("apexlog", "last_ts"));
       }
       for (Key k : keys) {
-        named.add(k.key());
-        out.add(prefix.isEmpty() ? row(k.key(), k.field(), now) : unknownRow(prefix + k.key()));
+        String stored = org.keyPrefix() + k.key(); // ORG-4: the board and store use stored keys
+        named.add(stored);
+        out.add(row(prefix + k.key(), stored, k.field(), now));
       }
     }
-    if (!cfg.multiOrg()) {
-      for (String id : board.polledIds()) {
-        if (named.add(id)) {
-          out.add(row(id, id.startsWith(PUBSUB) ? null : watermarkField(id), now));
-        }
+    for (String id : board.polledIds()) {
+      if (named.add(id)) {
+        OrgScope.Split split = OrgScope.split(id);
+        String shown = split.org().map(o -> o + "/" + split.key()).orElse(id);
+        String key = split.key();
+        out.add(row(shown, id, key.startsWith(PUBSUB) ? null : watermarkField(key), now));
       }
     }
     return out;
@@ -210,11 +213,11 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
     return key.startsWith("eventlogfile:") ? "last_created" : "last_ts";
   }
 
-  private static StatusSnapshot.Source unknownRow(String name) {
-    return new StatusSnapshot.Source(name, UNKNOWN, "", -1, "", UNKNOWN, "", "", "", "");
-  }
-
-  private StatusSnapshot.Source row(String key, String field, Instant now) {
+  /**
+   * @param name the row's name ({@code <org>/<key>} in multi-org)
+   * @param key the stored checkpoint key (prefixed in multi-org, ORG-4), also the board's id
+   */
+  private StatusSnapshot.Source row(String name, String key, String field, Instant now) {
     String position = UNKNOWN;
     Optional<Instant> at = Optional.empty();
     Optional<String> raw = load(key);
@@ -231,7 +234,7 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
     var poll = st.lastPoll();
     var err = st.lastError();
     return new StatusSnapshot.Source(
-        key,
+        name,
         position,
         at.map(Instant::toString).orElse(""),
         age,

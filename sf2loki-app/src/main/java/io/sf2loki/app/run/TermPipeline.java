@@ -6,6 +6,7 @@ import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.pipeline.Pipeline;
+import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.term.TermFactory;
 import java.util.ArrayList;
@@ -21,13 +22,16 @@ import java.util.Optional;
 final class TermPipeline implements TermFactory {
   private final Sf2lokiConfig cfg;
   private final ProcessAssembly process;
+  private final CheckpointStore store;
   private final List<TermSources> orgs;
   private final Map<String, String> staticLabels;
   private final CommitListener commits;
   private final ProgressWatch watch;
 
   /**
-   * @param process the process-lifetime sink, store, meters, limiter and clocks
+   * @param process the process-lifetime sink, meters, limiter and clocks
+   * @param store the store the term's committer writes through (multi-org: the ORG-10 {@code
+   *     LegacyKeyRemoval} over the process's store)
    * @param orgs the per-term assembly of each org
    * @param staticLabels the stream labels of every entry, in order (PIPE-4)
    * @param commits told of every commit (gauges, status board, the kinds' listeners)
@@ -36,12 +40,14 @@ final class TermPipeline implements TermFactory {
   TermPipeline(
       Sf2lokiConfig cfg,
       ProcessAssembly process,
+      CheckpointStore store,
       List<TermSources> orgs,
       Map<String, String> staticLabels,
       CommitListener commits,
       ProgressWatch watch) {
     this.cfg = cfg;
     this.process = process;
+    this.store = store;
     this.orgs = List.copyOf(orgs);
     this.staticLabels = staticLabels;
     this.commits = commits;
@@ -60,14 +66,12 @@ final class TermPipeline implements TermFactory {
             egress,
             process.watched(), // FEAT-21: sleeps are waits
             process.metrics(),
-            egress.hasBudget()
-                ? process.store().load(EgressGovernor.BUDGET_KEY)
-                : Optional.empty());
+            egress.hasBudget() ? store.load(EgressGovernor.BUDGET_KEY) : Optional.empty());
     return new Pipeline(
         cfg.pipeline().withStaticLabels(staticLabels),
         sources,
         process.sink(),
-        process.store(),
+        store,
         process.metrics(),
         process.time(),
         process.limiter()::apply,

@@ -32,8 +32,16 @@ class OperatorCommandsCliTest {
             }
 
             @Override
-            public int doctor(Path configOrNull, boolean json, Optional<String> org) {
-              calls.add("doctor config=" + configOrNull + " json=" + json + " org=" + org);
+            public int doctor(
+                Path configOrNull, boolean json, Optional<String> org, boolean allOrgs) {
+              calls.add(
+                  "doctor config="
+                      + configOrNull
+                      + " json="
+                      + json
+                      + " org="
+                      + org
+                      + (allOrgs ? " all-orgs" : ""));
               return 1;
             }
 
@@ -60,6 +68,15 @@ class OperatorCommandsCliTest {
         .containsExactly(
             "doctor config=c.yaml json=true org=Optional[a]",
             "doctor config=c.yaml json=false org=Optional.empty");
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-9/DOC-6: doctor --all-orgs reaches the action; with --org it is a usage error (exit 2)")
+  void doctorAllOrgs() {
+    assertThat(cli.execute("doctor", "--all-orgs", "--json", "--config", "c.yaml")).isEqualTo(1);
+    assertThat(cli.execute("doctor", "--all-orgs", "--org", "a")).isEqualTo(2);
+    assertThat(calls).containsExactly("doctor config=c.yaml json=true org=Optional.empty all-orgs");
   }
 
   @Test

@@ -55,7 +55,8 @@ class SourceKindsTest {
               Runnable::run,
               metrics,
               new InMemoryCheckpointStore(),
-              PollReporter.NONE);
+              PollReporter.NONE,
+              null);
       return List.of(term.create(), term.create());
     }
   }

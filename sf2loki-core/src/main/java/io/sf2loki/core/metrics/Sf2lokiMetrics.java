@@ -58,6 +58,8 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   /** SINK-16: entries pushed again after a 400 with partial acceptance ({@code mode}). */
   public final LongCounter lokiEntriesResent;
 
+  private final DropAttribution dropAttribution;
+
   /** SINK-16: partially accepted 400s whose rejected entries could not be identified. */
   public final LongCounter lokiPartialAcceptanceFallbacks;
 
@@ -162,6 +164,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
   private final AtomicReference<BooleanSupplier> wedged = new AtomicReference<>();
   private final ObservableLongGauge wedgedGauge;
   private final List<GaugeValues> gauges;
+  private final boolean owner; // false for a forOrg view
 
   /**
    * Creates every instrument on {@code provider}.
@@ -170,6 +173,19 @@ public final class Sf2lokiMetrics implements AutoCloseable {
    * @param version the real build version, reported by {@code sf2loki_build_info{version}}
    */
   public Sf2lokiMetrics(MeterProvider provider, String version) {
+    this(provider, version, DropAttribution.OFF);
+  }
+
+  /**
+   * Creates every instrument on {@code provider}.
+   *
+   * @param provider the application instance's meter provider
+   * @param version the real build version, reported by {@code sf2loki_build_info{version}}
+   * @param dropAttribution {@code service.telemetry.drop_attribution} (FEAT-10)
+   */
+  public Sf2lokiMetrics(MeterProvider provider, String version, DropAttribution dropAttribution) {
+    owner = true;
+    this.dropAttribution = java.util.Objects.requireNonNull(dropAttribution, "dropAttribution");
     Meter m = provider.get("io.sf2loki");
     eventsIngested = counter(m, "sf2loki_events_ingested");
     ingestLagSeconds =
@@ -296,6 +312,99 @@ public final class Sf2lokiMetrics implements AutoCloseable {
             schemaCacheSize);
   }
 
+  /**
+   * The per-org view of {@code base} (SPEC OBS-4): every instrument of the catalogue's "org" column
+   * adds {@code org=<org>} to what it records; the deployment-wide ones are {@code base}'s own.
+   * Shares {@code base}'s instruments; closing the view closes nothing.
+   */
+  private Sf2lokiMetrics(Sf2lokiMetrics base, String org) {
+    owner = false;
+    dropAttribution = base.dropAttribution;
+    eventsIngested = base.eventsIngested;
+    ingestLagSeconds = base.ingestLagSeconds;
+    lokiPush = base.lokiPush;
+    lokiPushDurationSeconds = base.lokiPushDurationSeconds;
+    lokiBytesPushed = base.lokiBytesPushed;
+    lokiEntriesDropped = base.lokiEntriesDropped;
+    linesTruncated = base.linesTruncated;
+    pipelineEntriesAbandoned = base.pipelineEntriesAbandoned;
+    lokiEntriesRestamped = base.lokiEntriesRestamped;
+    lokiEntriesResent = base.lokiEntriesResent;
+    lokiPartialAcceptanceFallbacks = base.lokiPartialAcceptanceFallbacks;
+    lokiRetryAfterWaits = base.lokiRetryAfterWaits;
+    lokiTrackedStreams = base.lokiTrackedStreams;
+    egressBudgetUsedBytes = base.egressBudgetUsedBytes;
+    egressPaused = base.egressPaused;
+    lastPushSuccessTimestampSeconds = base.lastPushSuccessTimestampSeconds;
+    lokiStructuredMetadataEnabled = base.lokiStructuredMetadataEnabled;
+    watermarkTimestampSeconds = base.watermarkTimestampSeconds.with(ORG, org);
+    lastReplayCommitTimestampSeconds = base.lastReplayCommitTimestampSeconds.with(ORG, org);
+    leader = base.leader;
+    leaderAcquisitions = base.leaderAcquisitions;
+    leaseErrors = base.leaseErrors;
+    leaseSurrenders = base.leaseSurrenders;
+    checkpointLoadErrors = new OrgCounter(base.checkpointLoadErrors, org);
+    checkpointWriteErrors = base.checkpointWriteErrors;
+    timestampFallbacks = new OrgCounter(base.timestampFallbacks, org);
+    entriesSampledOut = new OrgCounter(base.entriesSampledOut, org);
+    soqlPollErrors = new OrgCounter(base.soqlPollErrors, org);
+    salesforceApiThrottled = new OrgCounter(base.salesforceApiThrottled, org);
+    salesforceMalformedResponses = new OrgCounter(base.salesforceMalformedResponses, org);
+    authRefreshes = new OrgCounter(base.authRefreshes, org);
+    authErrors = new OrgCounter(base.authErrors, org);
+    eventlogfileFilesProcessed = new OrgCounter(base.eventlogfileFilesProcessed, org);
+    eventlogfileRowsIngested = new OrgCounter(base.eventlogfileRowsIngested, org);
+    eventlogfileDownloadBytes = new OrgCounter(base.eventlogfileDownloadBytes, org);
+    eventlogfileDownloadErrors = new OrgCounter(base.eventlogfileDownloadErrors, org);
+    eventlogfileFilesAbandoned = new OrgCounter(base.eventlogfileFilesAbandoned, org);
+    eventlogfileCycleSeconds = base.eventlogfileCycleSeconds.with(ORG, org);
+    salesforceLimitMax = base.salesforceLimitMax.with(ORG, org);
+    salesforceLimitRemaining = base.salesforceLimitRemaining.with(ORG, org);
+    salesforceLimitsPollErrors = new OrgCounter(base.salesforceLimitsPollErrors, org);
+    salesforceApiReservePaused = base.salesforceApiReservePaused.with(ORG, org);
+    rowsFiltered = new OrgCounter(base.rowsFiltered, org);
+    sourceLastSuccessTimestampSeconds = base.sourceLastSuccessTimestampSeconds.with(ORG, org);
+    buildInfo = base.buildInfo;
+    apexlogLogsIngested = new OrgCounter(base.apexlogLogsIngested, org);
+    apexlogDownloadBytes = new OrgCounter(base.apexlogDownloadBytes, org);
+    apexlogBodiesSkipped = new OrgCounter(base.apexlogBodiesSkipped, org);
+    apexlogDownloadErrors = new OrgCounter(base.apexlogDownloadErrors, org);
+    watermarkStalls = new OrgCounter(base.watermarkStalls, org);
+    lateRowsRecovered = new OrgCounter(base.lateRowsRecovered, org);
+    revisitQueries = new OrgCounter(base.revisitQueries, org);
+    revisitIncomplete = new OrgCounter(base.revisitIncomplete, org);
+    pubsubPendingCredits = base.pubsubPendingCredits.with(ORG, org);
+    pubsubStreamUp = base.pubsubStreamUp.with(ORG, org);
+    pubsubReconnects = new OrgCounter(base.pubsubReconnects, org);
+    pubsubReplayFallbacks = new OrgCounter(base.pubsubReplayFallbacks, org);
+    pubsubStreamStalls = new OrgCounter(base.pubsubStreamStalls, org);
+    pubsubDecodeStalls = new OrgCounter(base.pubsubDecodeStalls, org);
+    decodeErrors = new OrgCounter(base.decodeErrors, org);
+    schemaCacheSize = base.schemaCacheSize.with(ORG, org);
+    queueDepthGauge = base.queueDepthGauge;
+    wedgedGauge = base.wedgedGauge;
+    gauges = List.of();
+  }
+
+  /**
+   * The metrics an org's components record with in multi-org mode (SPEC OBS-4, ORG-2): per-org
+   * instruments carry {@code org=<name>}, deployment-wide ones (ORG-8) none.
+   *
+   * @param org the org name
+   * @return a view sharing this instance's instruments
+   */
+  public Sf2lokiMetrics forOrg(String org) {
+    return new Sf2lokiMetrics(this, java.util.Objects.requireNonNull(org, "org"));
+  }
+
+  /**
+   * FEAT-10, OBS-37: how {@link #lokiEntriesDropped} and {@link #pipelineEntriesAbandoned} count
+   * (shared by the {@link #forOrg} views).
+   */
+  public DropAttribution dropAttribution() {
+    return dropAttribution;
+  }
+
   /** Metrics on a no-op provider, for components built without metrics (tests, tools). */
   public static Sf2lokiMetrics noop() {
     return new Sf2lokiMetrics(MeterProvider.noop(), "0.0.0");
@@ -325,6 +434,9 @@ public final class Sf2lokiMetrics implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!owner) {
+      return; // a forOrg view: the instance that owns the instruments closes them
+    }
     wedgedGauge.close();
     queueDepthGauge.close();
     gauges.forEach(GaugeValues::close);

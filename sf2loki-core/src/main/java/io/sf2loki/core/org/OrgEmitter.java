@@ -23,6 +23,7 @@ final class OrgEmitter implements EntryEmitter {
   private final OrgScope org;
   private final Map<String, String> identity;
   private final AtomicLong emitted = new AtomicLong();
+  private final Map<String, String> lastValues = new ConcurrentHashMap<>(); // ORG-13
   private final Map<Map<String, String>, Map<String, String>> labelled = new ConcurrentHashMap<>();
   private volatile Rewrite last;
   private volatile Relabel lastLabels;
@@ -50,11 +51,23 @@ final class OrgEmitter implements EntryEmitter {
     return emitted.get();
   }
 
+  /** ORG-13: prefixed key → the last value of an accepted entry (real or checkpoint-only). */
+  Map<String, String> lastValues() {
+    return Map.copyOf(lastValues);
+  }
+
+  private void accepted(LogEntry wrapped) {
+    CheckpointToken t = wrapped.checkpoint();
+    lastValues.put(t.key(), t.value());
+  }
+
   @Override
   public boolean emit(LogEntry entry) throws InterruptedException {
-    boolean ok = delegate.emit(wrap(entry));
+    LogEntry out = wrap(entry);
+    boolean ok = delegate.emit(out);
     if (ok) {
       emitted.incrementAndGet();
+      accepted(out);
     }
     return ok;
   }
@@ -67,6 +80,9 @@ final class OrgEmitter implements EntryEmitter {
     }
     int n = delegate.emitAll(out);
     emitted.addAndGet(n);
+    for (int i = 0; i < n; i++) {
+      accepted(out.get(i));
+    }
     return n;
   }
 

@@ -23,9 +23,12 @@ import org.slf4j.LoggerFactory;
  * <p>ORG-6: a failure the {@code contained} predicate accepts (an {@code AuthException}) does not
  * end the term: it logs ERROR, waits 1 s doubling to 30 s (stop-aware, injected sleeper) and runs a
  * fresh inner instance from the factory, which reads the committed checkpoints. The delay starts
- * again at 1 s after an instance that emitted at least one entry (ORG-11). Any other failure
- * escapes and ends the term (PIPE-12). A contained failure once the term is stopping ends {@link
- * #run} quietly (the stop cancels the inner source's token calls, which then fail).
+ * again at 1 s after an instance that emitted at least one entry (ORG-11). Before the fresh
+ * instance starts, the wrapper waits until the store holds the last value the failed instance
+ * emitted for each of its keys ({@link CommitWait}, ORG-13): its entries still queued in the lane
+ * are committed first, so no stored checkpoint moves backwards. Any other failure escapes and ends
+ * the term (PIPE-12). A contained failure once the term is stopping ends {@link #run} quietly (the
+ * stop cancels the inner source's token calls, which then fail).
  *
  * <p>Built per term (PIPE-20); {@link #run} is called once, on the pipeline's producer thread.
  */
@@ -43,6 +46,7 @@ public final class OrgSource implements Source {
   private final Supplier<? extends Source> factory;
   private final Predicate<Throwable> contained;
   private final Sleeper sleeper;
+  private final CommitWait drained;
   private final Source first;
   private volatile int restarts;
 
@@ -55,18 +59,21 @@ public final class OrgSource implements Source {
    *     OrgCursorView}; called now and once per ORG-6 restart
    * @param contained the failures ORG-6 contains, e.g. {@code e -> e instanceof AuthException}
    * @param sleeper stop-aware sleeper of the restart backoff
+   * @param drained ORG-13: waits until the failed instance's last emitted values are committed
    */
   public OrgSource(
       OrgScope org,
       OrgIdGate orgId,
       Supplier<? extends Source> factory,
       Predicate<Throwable> contained,
-      Sleeper sleeper) {
+      Sleeper sleeper,
+      CommitWait drained) {
     this.org = Objects.requireNonNull(org, "org");
     this.orgId = Objects.requireNonNull(orgId, "orgId");
     this.factory = Objects.requireNonNull(factory, "factory");
     this.contained = Objects.requireNonNull(contained, "contained");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.drained = Objects.requireNonNull(drained, "drained");
     this.first = Objects.requireNonNull(factory.get(), "factory returned null");
   }
 
@@ -126,8 +133,8 @@ public final class OrgSource implements Source {
             .addKeyValue("retry_in", delay)
             .addKeyValue("error", String.valueOf(e.getMessage()))
             .log("org source failed authentication; restarting it from the committed checkpoints");
-        if (!sleeper.sleep(delay, stop)) {
-          return;
+        if (!sleeper.sleep(delay, stop) || !drained.await(wrapped.lastValues(), stop)) {
+          return; // stopped: during the backoff, or before the old entries were committed
         }
         delay = delay.multipliedBy(2).compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay.multipliedBy(2);
         current = Objects.requireNonNull(factory.get(), "factory returned null");

@@ -67,6 +67,8 @@ final class LaneConsumer {
   private volatile long failingSinceNanos;
 
   private volatile int pendingReal;
+  private final java.util.concurrent.ConcurrentMap<Attributes, Long> pendingGroups =
+      new java.util.concurrent.ConcurrentHashMap<>(); // FEAT-10, only when attribution is on
 
   /**
    * Entries taken from the queue by the last poll; those from {@link #takenNext} on are not yet
@@ -125,6 +127,19 @@ final class LaneConsumer {
   }
 
   /**
+   * FEAT-10: the real entries batched but not yet settled, by attribution group (empty when
+   * attribution is off; {@link #pendingRealEntries()} then counts them). Any thread.
+   */
+  Map<io.opentelemetry.api.common.Attributes, Long> pendingGroups() {
+    return Map.copyOf(pendingGroups);
+  }
+
+  private void clearPending() {
+    pendingReal = 0;
+    pendingGroups.clear();
+  }
+
+  /**
    * Consumes until every producer finished and the queue is drained.
    *
    * @throws InterruptedException when cancelled (grace expired)
@@ -140,16 +155,20 @@ final class LaneConsumer {
 
   /** HA-4, PIPE-17: nothing more is pushed; the batch and the queue are counted once, one WARN. */
   private void abandonOnLoss(List<LogEntry> inHand) {
-    long real = inHand.stream().filter(e -> !e.checkpointOnly()).count();
+    List<LogEntry> all = new ArrayList<>(inHand);
     // taken from the queue but not yet batched (only when a limiter grew an entry mid-poll)
-    real +=
-        taken.subList(takenNext, taken.size()).stream().filter(e -> !e.checkpointOnly()).count();
+    all.addAll(taken.subList(takenNext, taken.size()));
     taken.clear();
-    real += queue.drainAll().stream().filter(e -> !e.checkpointOnly()).count();
-    pendingReal = 0;
-    metrics.pipelineEntriesAbandoned.add(
-        real,
-        Attributes.of(Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "leadership_lost"));
+    all.addAll(queue.drainAll());
+    long real = all.stream().filter(e -> !e.checkpointOnly()).count();
+    clearPending();
+    metrics
+        .dropAttribution()
+        .add( // FEAT-10
+            metrics.pipelineEntriesAbandoned,
+            Attributes.of(
+                Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "leadership_lost"),
+            all);
     log.atWarn()
         .addKeyValue("lane", lane.label())
         .addKeyValue("entries", real)
@@ -200,6 +219,9 @@ final class LaneConsumer {
             governedBytes += e.lineBytes();
             batchBytes += limited.lineBytes() + EntryCost.OVERHEAD_BYTES;
             pendingReal++;
+            if (metrics.dropAttribution().enabled()) {
+              pendingGroups.merge(metrics.dropAttribution().group(limited), 1L, Long::sum);
+            }
           }
           if (batch.size() >= settings.maxEntries() || batchBytes >= settings.maxBytes()) {
             flush(batch);
@@ -237,7 +259,7 @@ final class LaneConsumer {
       }
       pushUntilDone(batch);
     } finally {
-      pendingReal = 0;
+      clearPending();
       governedBytes = 0;
     }
   }
@@ -254,7 +276,12 @@ final class LaneConsumer {
         return true;
       }
       case DROPPED -> {
-        metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, "budget"));
+        metrics
+            .dropAttribution()
+            .add(
+                metrics.lokiEntriesDropped,
+                Attributes.of(Sf2lokiMetrics.REASON, "budget"),
+                batch.entries());
         committer.submit(Committer.lastValues(batch.entries()));
         return false;
       }
@@ -303,8 +330,13 @@ final class LaneConsumer {
         metrics.lastPushSuccessTimestampSeconds.set(time.now().toEpochMilli() / 1000.0);
         metrics.lokiPushDurationSeconds.record((time.ticker().nanoTime() - started) / 1e9);
         for (Map.Entry<String, Integer> d : result.droppedByReason().entrySet()) {
-          metrics.lokiEntriesDropped.add(
-              d.getValue(), Attributes.of(Sf2lokiMetrics.REASON, d.getKey()));
+          metrics
+              .dropAttribution()
+              .add(
+                  metrics.lokiEntriesDropped,
+                  Attributes.of(Sf2lokiMetrics.REASON, d.getKey()),
+                  d.getValue(),
+                  result.droppedEntries(d.getKey()));
         }
         Map<String, String> commit = Committer.lastValues(batch.entries());
         governor.record(bytes).ifPresent(t -> commit.put(t.key(), t.value())); // EGR-6
@@ -312,7 +344,12 @@ final class LaneConsumer {
         return;
       } catch (PermanentSinkException ex) {
         failingSince = null;
-        metrics.lokiEntriesDropped.add(real, Attributes.of(Sf2lokiMetrics.REASON, ex.reason()));
+        metrics
+            .dropAttribution()
+            .add(
+                metrics.lokiEntriesDropped,
+                Attributes.of(Sf2lokiMetrics.REASON, ex.reason()),
+                batch.entries());
         log.atError()
             .addKeyValue("lane", lane.label())
             .addKeyValue("entries", real)
@@ -365,8 +402,12 @@ final class LaneConsumer {
     }
     abandoned.addAll(keys);
     int real = batch.realCount();
-    metrics.pipelineEntriesAbandoned.add(
-        real, Attributes.of(Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "shutdown"));
+    metrics
+        .dropAttribution()
+        .add(
+            metrics.pipelineEntriesAbandoned,
+            Attributes.of(Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "shutdown"),
+            batch.entries());
     log.atWarn()
         .addKeyValue("lane", lane.label())
         .addKeyValue("keys", List.copyOf(keys))

@@ -377,13 +377,22 @@ public final class Pipeline {
     if (done.getCount() > 0 && !done.await(settings.shutdownGrace())) {
       long remaining = 0;
       for (Map.Entry<Lane, LaneQueue> q : queues.entrySet()) {
-        long n = q.getValue().drainAll().stream().filter(e -> !e.checkpointOnly()).count();
-        n += consumers.get(q.getKey()).pendingRealEntries();
+        List<LogEntry> drained = q.getValue().drainAll();
+        LaneConsumer consumer = consumers.get(q.getKey());
+        long queued = drained.stream().filter(e -> !e.checkpointOnly()).count();
+        long n = queued + consumer.pendingRealEntries();
         remaining += n;
-        metrics.pipelineEntriesAbandoned.add(
-            n,
+        Attributes base =
             Attributes.of(
-                Sf2lokiMetrics.LANE, q.getKey().label(), Sf2lokiMetrics.REASON, "drain_timeout"));
+                Sf2lokiMetrics.LANE, q.getKey().label(), Sf2lokiMetrics.REASON, "drain_timeout");
+        if (metrics.dropAttribution().enabled()) { // FEAT-10: queued ones and the batch in hand
+          metrics.dropAttribution().add(metrics.pipelineEntriesAbandoned, base, drained);
+          metrics
+              .dropAttribution()
+              .addGroups(metrics.pipelineEntriesAbandoned, base, consumer.pendingGroups());
+        } else {
+          metrics.pipelineEntriesAbandoned.add(n, base);
+        }
       }
       log.atWarn()
           .addKeyValue("entries", remaining)

@@ -140,7 +140,8 @@ class OrgCheckpointKeysTest {
             OrgIdGate.known("a", "00D000000000001"),
             () -> new CountingSource(view),
             e -> false,
-            time.sleeper());
+            time.sleeper(),
+            CommitWait.NONE);
     ScriptedSink sink = new ScriptedSink();
     Pipeline p =
         new Pipeline(
@@ -178,7 +179,8 @@ class OrgCheckpointKeysTest {
               OrgIdGate.known(org.name(), "00D00000000000" + (org.first() ? "1" : "2")),
               () -> new CountingSource(view),
               e -> false,
-              time.sleeper()));
+              time.sleeper(),
+              CommitWait.NONE));
     }
     ScriptedSink sink = new ScriptedSink();
     new Pipeline(

@@ -88,7 +88,8 @@ class OrgSourceTest {
           return script.removeFirst();
         },
         e -> e instanceof FakeAuthException,
-        time.sleeper());
+        time.sleeper(),
+        CommitWait.NONE);
   }
 
   @Test
@@ -133,7 +134,8 @@ class OrgSourceTest {
             OrgIdGate.known("eu", ID),
             () -> new Scripted(List.of(a, b), null),
             e -> false,
-            time.sleeper())
+            time.sleeper(),
+            CommitWait.NONE)
         .run(emitter, new StopSignal());
     assertThat(lane.get(0).checkpoint()).isSameAs(lane.get(1).checkpoint());
     assertThat(lane.get(0).labels()).isSameAs(lane.get(1).labels());
@@ -209,7 +211,8 @@ class OrgSourceTest {
               stop.stop(); // the term stops while the failure is handled
               return true;
             },
-            time.sleeper());
+            time.sleeper(),
+            CommitWait.NONE);
     s.run(emitter, stop);
     assertThat(built).hasValue(1);
   }
@@ -237,7 +240,7 @@ class OrgSourceTest {
             super.run(e, stop);
           }
         };
-    new OrgSource(ORG, gate, () -> inner, e -> false, time.sleeper())
+    new OrgSource(ORG, gate, () -> inner, e -> false, time.sleeper(), CommitWait.NONE)
         .run(emitter, new StopSignal());
     assertThat(order).containsExactly("inner started after 3 lookups");
     assertThat(lane.getFirst().labels()).containsEntry("sf_org_id", ID);
@@ -263,7 +266,8 @@ class OrgSourceTest {
             ran.incrementAndGet();
           }
         };
-    new OrgSource(ORG, gate, () -> inner, e -> false, time.sleeper()).run(emitter, stop);
+    new OrgSource(ORG, gate, () -> inner, e -> false, time.sleeper(), CommitWait.NONE)
+        .run(emitter, stop);
     assertThat(ran).hasValue(0);
     assertThat(gate.resolved()).isNull();
   }

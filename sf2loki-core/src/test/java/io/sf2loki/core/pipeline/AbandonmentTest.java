@@ -46,7 +46,7 @@ class AbandonmentTest {
   private final InMemoryMetricReader reader = InMemoryMetricReader.create();
   private final SdkMeterProvider provider =
       SdkMeterProvider.builder().registerMetricReader(reader).build();
-  private final Sf2lokiMetrics metrics = new Sf2lokiMetrics(provider, "test");
+  private Sf2lokiMetrics metrics = new Sf2lokiMetrics(provider, "test");
   private final FakeTime time = new FakeTime(Instant.parse("2026-11-29T12:00:00Z"));
   private final InMemoryCheckpointStore store = new InMemoryCheckpointStore();
   private final ScriptedSink sink = new ScriptedSink();
@@ -164,6 +164,37 @@ class AbandonmentTest {
     pipeline(List.of(real(KEY, "r1"), real(KEY, "r2")), stop).run(stop);
     assertThat(sink.delivered()).extracting(LogEntry::line).containsExactly("line r2");
     assertThat(store.snapshot()).doesNotContainKey(KEY);
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-10/OBS-37: with drop attribution on, the batch abandoned at shutdown counts under"
+          + " lane, reason=shutdown, source and event_type")
+  void feat10_abandonedAttributed() throws Exception {
+    metrics = new Sf2lokiMetrics(provider, "test", io.sf2loki.core.metrics.DropAttribution.ON);
+    sink.then(new ScriptedSink.Retry(503)).then(new ScriptedSink.Ok());
+    StopSignal stop = new StopSignal();
+    pipeline(List.of(real(KEY, "r1"), real(KEY, "r2")), stop).run(stop);
+    long attributed = 0;
+    for (MetricData m : reader.collectAllMetrics()) {
+      if (m.getName().equals("sf2loki_pipeline_entries_abandoned")) {
+        for (var p : m.getLongSumData().getPoints()) {
+          if (p.getValue() > 0) {
+            assertThat(p.getAttributes().asMap())
+                .containsOnlyKeys(
+                    Sf2lokiMetrics.LANE,
+                    Sf2lokiMetrics.REASON,
+                    Sf2lokiMetrics.SOURCE,
+                    Sf2lokiMetrics.EVENT_TYPE)
+                .containsEntry(Sf2lokiMetrics.REASON, "shutdown")
+                .containsEntry(Sf2lokiMetrics.SOURCE, "pubsub")
+                .containsEntry(Sf2lokiMetrics.EVENT_TYPE, "X");
+            attributed += p.getValue();
+          }
+        }
+      }
+    }
+    assertThat(attributed).isEqualTo(abandoned("shutdown")).isEqualTo(1);
   }
 
   @Test
