@@ -493,6 +493,44 @@ class ConfigLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "CFG-45, XF-7: a transform rule name used twice in one source's list is refused at the"
+          + " dotted path of the second; an explicit name equal to another rule's default"
+          + " metric name too; the same name in another source is fine")
+  void cfg45_duplicateTransformRuleNames() {
+    String yaml =
+        MINIMAL.replace(
+            "    topics: [/event/LoginEventStream]\n",
+            """
+                topics: [/event/LoginEventStream]
+                transforms:
+                  - {action: mask, fields: [A], name: hide}
+                  - {action: hash, fields: [B]}
+                  - {action: mask, fields: [C], name: hide}
+                  - {action: mask, fields: [D], name: hash-1}
+              apexlog:
+                transforms:
+                  - {action: mask, fields: [A], name: hide}
+            """);
+    assertThatThrownBy(() -> load(dir, yaml))
+        .isInstanceOf(ConfigException.class)
+        .satisfies(
+            e -> {
+              ConfigException ce = (ConfigException) e;
+              assertThat(ce.problems())
+                  .extracting(ConfigException.Problem::path)
+                  .containsExactly(
+                      "sources.pubsub.transforms.2.name", "sources.pubsub.transforms.3.name");
+              assertThat(ce.getMessage())
+                  .contains(
+                      "sources.pubsub.transforms.2.name: duplicate rule name 'hide' (also"
+                          + " sources.pubsub.transforms.0); rule names are unique within a"
+                          + " source's transforms (they label sf2loki_rows_filtered, XF-7)")
+                  .contains("duplicate rule name 'hash-1' (also sources.pubsub.transforms.1");
+            });
+  }
+
+  @Test
   @DisplayName("CFG-11/CFG-12: a single-element orgs list is multi-org mode")
   void singleElementOrgsIsMultiOrg() {
     String yaml =
