@@ -494,6 +494,43 @@ class ConfigLoaderTest {
 
   @Test
   @DisplayName(
+      "CFG-4, CFG-10: a list or a mapping as orgs.0.name is one problem (the wrong type), not"
+          + " also 'required'; a number is an org name in text form (CFG-2)")
+  void wrongTypedOrgNameIsOneProblem() {
+    for (String bad : new String[] {"[a, b]", "{x: 1}"}) {
+      String yaml =
+          """
+          orgs:
+            - name: %s
+              salesforce: {client_id: x, username: u@x.com, private_key: K}
+              sources: {pubsub: {topics: ["*"]}}
+          sink:
+            loki: {url: "http://loki/loki/api/v1/push"}
+          """
+              .formatted(bad);
+      assertThatThrownBy(() -> load(dir, yaml))
+          .isInstanceOf(ConfigException.class)
+          .satisfies(
+              e ->
+                  assertThat(((ConfigException) e).problems())
+                      .as(bad)
+                      .extracting(ConfigException.Problem::path)
+                      .containsExactly("orgs.0.name"));
+    }
+    String yaml =
+        """
+        orgs:
+          - name: 42
+            salesforce: {client_id: x, username: u@x.com, private_key: K}
+            sources: {pubsub: {topics: ["*"]}}
+        sink:
+          loki: {url: "http://loki/loki/api/v1/push"}
+        """;
+    assertThat(load(dir, yaml).orgs().getFirst().name()).isEqualTo("42");
+  }
+
+  @Test
+  @DisplayName(
       "CFG-45, XF-7: a transform rule name used twice in one source's list is refused at the"
           + " dotted path of the second; an explicit name equal to another rule's default"
           + " metric name too; the same name in another source is fine")
