@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Options of {@code sf2loki demo} (SPEC FEAT-17). The demo takes no configuration file: {@code
- * demo --config} is refused.
+ * Options of {@code sf2loki demo} (SPEC FEAT-17). The demo takes no configuration file: {@code demo
+ * --config} is refused.
  *
  * @param duration how long the demo pipeline runs (Duration, &gt; 0; default {@link
  *     #DEFAULT_DURATION})

@@ -103,7 +103,9 @@ final class StateCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "set", description = "Commit one key; the value must not be empty (CLI-8, CLI-22).")
+  @Command(
+      name = "set",
+      description = "Commit one key; the value must not be empty (CLI-8, CLI-22).")
   static final class Set extends Sub {
     @Parameters(index = "0", paramLabel = "KEY")
     String key;

@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 /**
  * The {@code state} commands (SPEC CLI-7, CLI-8, CLI-9, FEAT-8) on a loaded configuration. Exit
  * statuses: 0 done; 1 refused (CLI-9), raced, corrupt document or object-store failure; 2 a file
- * that cannot be read or written — state file, its directory or lock, import or export file —
- * with a {@link FileProblem} sentence (CLI-21). Configuration errors (exit 2) are the caller's.
+ * that cannot be read or written — state file, its directory or lock, import or export file — with
+ * a {@link FileProblem} sentence (CLI-21). Configuration errors (exit 2) are the caller's.
  */
 public final class StateCommands {
   /** CLI-21: a file the command needs cannot be used (the store cannot be opened). */
@@ -198,8 +198,7 @@ public final class StateCommands {
             bytes = Files.readAllBytes(file);
           } catch (IOException e) {
             throw new StateFileException(
-                FileProblem.describe(FileProblem.Access.READ, "the import file", file, e, null),
-                e);
+                FileProblem.describe(FileProblem.Access.READ, "the import file", file, e, null), e);
           }
           Map<String, String> in =
               CheckpointDocument.parse(
