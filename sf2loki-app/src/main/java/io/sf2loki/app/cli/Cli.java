@@ -26,7 +26,8 @@ import picocli.CommandLine.ScopeType;
  *   <li>CLI-3/4/5: no command or {@code run} → {@link CommandActions#run(Path, boolean)}.
  *   <li>CLI-12: {@code healthcheck [--addr HOST:PORT] [--path /healthz]} → {@link HealthProbe}.
  *   <li>FEAT-17: {@code demo [--duration 30s] [--rate N] [--loki-url URL]} → {@link
- *       CommandActions#demo(DemoOptions)}.
+ *       CommandActions#demo(DemoOptions)}; {@code --config} with {@code demo} is a usage error
+ *       (FEAT-17: the demo runs with built-in settings only).
  *   <li>FEAT-18: {@code sim [--rest-port N] [--grpc-port N] [--rate N] [--fault-profile P]
  *       [--loki-port N]} → {@link CommandActions#sim(SimOptions)}.
  *   <li>Argument errors print the message and usage to stderr and return 2. An action that throws
@@ -243,7 +244,8 @@ public final class Cli {
   @Command(
       name = "demo",
       description =
-          "Run the real pipeline against a built-in simulated org and Loki receiver (FEAT-17).")
+          "Run the real pipeline against a built-in simulated org and Loki receiver (FEAT-17);"
+              + " takes no --config.")
   static final class Demo implements Callable<Integer> {
     private final Cli cli;
 
@@ -278,6 +280,13 @@ public final class Cli {
     @Override
     public Integer call() {
       cli.rejectRootCheck(spec);
+      if (cli.root.config != null) { // FEAT-17: the demo runs with no configuration
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "demo takes no --config: it runs the real pipeline against its own simulated org and"
+                + " Loki receiver with built-in settings (FEAT-17); use --loki-url URL to push"
+                + " to a real Loki, or 'sf2loki run --config FILE' to run a configuration");
+      }
       if (duration.isZero() || duration.isNegative()) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be > 0");
       }
@@ -295,8 +304,7 @@ public final class Cli {
           new DemoOptions(
               duration,
               rate == null ? OptionalInt.empty() : OptionalInt.of(rate),
-              Optional.ofNullable(lokiUrl),
-              cli.root.config));
+              Optional.ofNullable(lokiUrl)));
     }
   }
 

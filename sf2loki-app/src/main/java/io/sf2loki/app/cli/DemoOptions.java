@@ -1,23 +1,21 @@
 package io.sf2loki.app.cli;
 
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Options of {@code sf2loki demo} (SPEC FEAT-17).
+ * Options of {@code sf2loki demo} (SPEC FEAT-17). The demo takes no configuration file: {@code demo
+ * --config} is refused.
  *
  * @param duration how long the demo pipeline runs (Duration, &gt; 0; default {@link
  *     #DEFAULT_DURATION})
  * @param rate rows of each generated EventLogFile, when given (&gt; 0); empty = the demo's default
  * @param lokiUrl a real Loki push URL to send to instead of the built-in receiver, when given
- * @param configOrNull the global {@code --config} path if one was given (the demo needs none)
  */
-public record DemoOptions(
-    Duration duration, OptionalInt rate, Optional<URI> lokiUrl, Path configOrNull) {
+public record DemoOptions(Duration duration, OptionalInt rate, Optional<URI> lokiUrl) {
   /** SPEC FEAT-17 default duration. */
   public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
 

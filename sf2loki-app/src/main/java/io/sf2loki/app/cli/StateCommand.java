@@ -103,7 +103,9 @@ final class StateCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "set", description = "Commit one key (CLI-8).")
+  @Command(
+      name = "set",
+      description = "Commit one key; the value must not be empty (CLI-8, CLI-22).")
   static final class Set extends Sub {
     @Parameters(index = "0", paramLabel = "KEY")
     String key;
@@ -115,6 +117,14 @@ final class StateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (value.isBlank()) { // CLI-22: an empty checkpoint reads as "no checkpoint" nowhere
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "a checkpoint value cannot be empty; to make the source restart from its"
+                + " preset/lookback use 'sf2loki state delete "
+                + key
+                + "'");
+      }
       return run(c -> c.set(key, value, write.flags()));
     }
   }

@@ -122,9 +122,8 @@ final class ConfigBinder {
       Set<String> names = new HashSet<>();
       for (int i = 0; i < orgItems.size(); i++) {
         Section o = new Section(orgItems.get(i), "orgs." + i, problems, ORG_KEYS);
-        String name = o.string("name", null);
-        if (name == null || name.isEmpty()) {
-          o.problem("name", "required");
+        String name = o.requiredString("name");
+        if (name == null) {
           name = "";
         } else if (!ORG_NAME.matcher(name).matches()) {
           o.problem("name", "must match " + ORG_NAME.pattern() + " (got '" + name + "')");

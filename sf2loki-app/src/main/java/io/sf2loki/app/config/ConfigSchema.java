@@ -12,7 +12,10 @@ import io.sf2loki.core.settings.Setting;
  * validate a configuration file via {@code # yaml-language-server: $schema=…}. Every object is
  * closed ({@code additionalProperties: false}, CFG-4); scalars also accept what the loader accepts
  * (numbers and booleans as strings, CFG-2; {@code ${NAME}} interpolation, CFG-3; empty = absent).
- * Cross-field rules (CFG-8, CFG-11, …) stay with the loader.
+ * It is no looser than the loader on the common keys (CFG-39): bounds also hold for numbers written
+ * as strings, a positive duration rejects every spelling of zero, sampling rates stay in (0, 1],
+ * and names carry the loader's patterns (CFG-10, CFG-15). Cross-field rules (CFG-8, CFG-11, …) and
+ * the least value of a duration written with a unit stay with the loader.
  */
 public final class ConfigSchema {
   private static final JsonNodeFactory NF = JsonNodeFactory.instance;
@@ -21,6 +24,27 @@ public final class ConfigSchema {
       "^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff])\\s*$";
   private static final String INTEGER = "^\\s*[-+]?\\d+\\s*$";
   private static final String NUMBER = "^\\s*[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?\\s*$";
+  private static final String UNSIGNED_NUMBER =
+      "^\\s*\\+?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?\\s*$";
+  private static final String ZERO_NUMBER = "^\\s*[-+]?(0+(\\.0*)?|\\.0+)\\s*$";
+  private static final String ZERO_DURATION =
+      "^\\s*((0+(\\.0+)?(ms|s|m|h|d|w))+|0+(\\.0+)?|(0+[dD],?)?00:00:00(\\.0+)?"
+          + "|P(T?0+(\\.0+)?[WDHMS])+)\\s*$";
+
+  /** CFG-10, CFG-15: the loader's name patterns, by the setting they apply to. */
+  private static final java.util.Map<Setting, String> PATTERNS =
+      java.util.Map.of(
+          ConfigModel.ORG_NAME, ConfigBinder.ORG_NAME.pattern(),
+          SalesforceKeys.USERNAME, ConfigBinder.USERNAME.pattern(),
+          SalesforceKeys.API_VERSION, ConfigBinder.API_VERSION.pattern(),
+          SalesforceKeys.ORG_ID, ConfigBinder.ORG_ID.pattern(),
+          SourceKeys.OBJ_NAME, io.sf2loki.salesforce.source.Soql.identifierPattern(),
+          SourceKeys.ET_NAME,
+              "^(\\*|"
+                  + io.sf2loki.salesforce.source.Soql.identifierPattern()
+                      .replaceAll("^\\^|\\$$", "")
+                  + ")$");
+
   private static final String DURATION =
       "^\\s*((\\d+(\\.\\d+)?(ms|s|m|h|d|w))+|P[0-9WDTHMS.,]+|\\d+(\\.\\d+)?"
           + "|(\\d+[dD],?)?\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)\\s*$";
@@ -62,7 +86,7 @@ public final class ConfigSchema {
       child.put("description", c.description());
       if (c.list()) {
         ObjectNode arr = NF.objectNode().put("type", "array");
-        arr.set("items", c.bareStringItem() ? anyOf(string(), child) : child);
+        arr.set("items", c.bareStringItem() ? anyOf(bareItem(c), child) : child);
         props.set(c.key(), lenient(arr));
       } else {
         props.set(c.key(), c.required() ? child : lenient(child));
@@ -81,24 +105,112 @@ public final class ConfigSchema {
   private static ObjectNode setting(Setting s) {
     ObjectNode schema =
         switch (s.type()) {
-          case STRING, PATH, SECRET -> string();
+          case STRING, PATH, SECRET -> named(s);
           case BOOLEAN -> anyOf(NF.objectNode().put("type", "boolean"), pattern(BOOL));
-          case INTEGER ->
-              anyOf(bounded(NF.objectNode().put("type", "integer"), s), pattern(INTEGER));
-          case NUMBER -> anyOf(bounded(NF.objectNode().put("type", "number"), s), pattern(NUMBER));
-          case DURATION ->
-              anyOf(bounded(NF.objectNode().put("type", "number"), s), pattern(DURATION));
+          case INTEGER -> anyOf(bounded(NF.objectNode().put("type", "integer"), s), integerText(s));
+          case NUMBER -> anyOf(bounded(NF.objectNode().put("type", "number"), s), numberText(s));
+          case DURATION -> anyOf(durationNumber(s), durationText(s));
           case ENUM -> choices(s);
           case STRING_LIST -> list();
-          case STRING_MAP -> map(NF.objectNode().put("type", "string"));
-          case RATE_MAP ->
-              map(
-                  NF.objectNode()
-                      .put("type", "number")
-                      .put("exclusiveMinimum", 0)
-                      .put("maximum", 1));
+          case STRING_MAP ->
+              s == SinkKeys.LABELS ? labels() : map(NF.objectNode().put("type", "string"));
+          case RATE_MAP -> rates(s);
         };
     return lenient(describe(schema, s.description()));
+  }
+
+  /** A string setting, with the loader's pattern when it has one (CFG-10). */
+  private static ObjectNode named(Setting s) {
+    String p = PATTERNS.get(s);
+    return p == null ? string() : string().put("pattern", p);
+  }
+
+  /** The bare {@code X} of a list that also takes {@code {name: X}} (CFG-17). */
+  private static ObjectNode bareItem(Group c) {
+    for (Setting s : c.settings()) {
+      if (s.key().equals("name")) {
+        return named(s);
+      }
+    }
+    return string();
+  }
+
+  /** CFG-15: only the allowed static label keys (multi-org narrows them further, loader). */
+  private static ObjectNode labels() {
+    ObjectNode m = map(NF.objectNode().put("type", "string"));
+    ArrayNode keys = m.putObject("propertyNames").putArray("enum");
+    ConfigBinder.STATIC_LABEL_ALLOWLIST.stream()
+        .filter(k -> !k.equals("source") && !k.equals("event_type"))
+        .sorted()
+        .forEach(keys::add);
+    return m;
+  }
+
+  /** RATE_MAP values: a rate in (0, 1] as a number or its text; never null (XF-9). */
+  private static ObjectNode rates(Setting s) {
+    ObjectNode m = NF.objectNode().put("type", "object");
+    Setting rate = Setting.number("rate", 1.0, "", "").greaterThan(0).atMost(1);
+    m.set(
+        "additionalProperties",
+        anyOf(
+            bounded(NF.objectNode().put("type", "number"), rate),
+            numberText(rate),
+            pattern(INTERPOLATED)));
+    return m;
+  }
+
+  /** CFG-6: a duration in seconds is never negative, and positive ones are not zero. */
+  private static ObjectNode durationNumber(Setting s) {
+    ObjectNode n = bounded(NF.objectNode().put("type", "number"), s);
+    if (s.min() == null) {
+      n.put("minimum", 0);
+    }
+    return n;
+  }
+
+  private static ObjectNode durationText(Setting s) {
+    return s.positive() ? allOf(pattern(DURATION), not(pattern(ZERO_DURATION))) : pattern(DURATION);
+  }
+
+  /** An integer written as text, within the bounds of {@code s} when they are non-negative. */
+  private static ObjectNode integerText(Setting s) {
+    Double min = s.min();
+    if (min == null || min < 0) {
+      return pattern(INTEGER);
+    }
+    long least = s.minExclusive() ? (long) Math.floor(min) + 1 : (long) Math.ceil(min);
+    ObjectNode atLeast = pattern("^\\s*\\+?0*(" + IntegerRange.atLeast(least) + ")\\s*$");
+    if (s.max() == null) {
+      return atLeast;
+    }
+    long most = (long) Math.floor(s.max());
+    return allOf(atLeast, pattern("^\\s*\\+?0*(" + IntegerRange.atMost(most) + ")\\s*$"));
+  }
+
+  /**
+   * A number written as text: unsigned when the least value is 0, not zero when 0 is excluded, at
+   * most an integral maximum; other bounds are left to the loader.
+   */
+  private static ObjectNode numberText(Setting s) {
+    Double min = s.min();
+    Double max = s.max();
+    if (min == null || min != 0) {
+      return pattern(NUMBER);
+    }
+    ObjectNode text;
+    if (max != null && max == Math.rint(max) && max >= 1) {
+      long m = max.longValue();
+      text =
+          pattern(
+              "^\\s*\\+?(0*("
+                  + IntegerRange.atMost(m - 1)
+                  + ")(\\.\\d*)?|\\.\\d+|0*"
+                  + m
+                  + "(\\.0*)?)\\s*$");
+    } else {
+      text = pattern(UNSIGNED_NUMBER);
+    }
+    return s.minExclusive() ? allOf(text, not(pattern(ZERO_NUMBER))) : text;
   }
 
   private static ObjectNode choices(Setting s) {
@@ -157,6 +269,19 @@ public final class ConfigSchema {
       out.set("description", n.get("description"));
     }
     return out;
+  }
+
+  private static ObjectNode allOf(ObjectNode... parts) {
+    ObjectNode n = NF.objectNode();
+    ArrayNode all = n.putArray("allOf");
+    for (ObjectNode o : parts) {
+      all.add(o);
+    }
+    return n;
+  }
+
+  private static ObjectNode not(ObjectNode n) {
+    return (ObjectNode) NF.objectNode().set("not", n);
   }
 
   private static ObjectNode anyOf(ObjectNode... options) {

@@ -73,7 +73,7 @@ final class HelmSecrets {
         for (int i = 0; i < items.size(); i++) {
           if (items.get(i) instanceof ObjectNode item) {
             String itemOrg = path.isEmpty() && e.getKey().equals("orgs") ? orgName(item, i) : org;
-            object(item, p + "[" + i + "]", itemOrg);
+            object(item, p + "." + i, itemOrg); // CFG-4: list indices as numbers
           }
         }
       }
@@ -147,10 +147,10 @@ final class HelmSecrets {
    * org, else the dotted path joined with {@code _} ({@code sink_loki_auth_token}).
    */
   private static String name(String parentPath, String org, String key) {
-    String p = parentPath.replaceAll("^orgs\\[\\d+\\]\\.?", "").replaceAll("^salesforce\\.?", "");
+    String p = parentPath.replaceAll("^orgs\\.\\d+\\.?", "").replaceAll("^salesforce\\.?", "");
     String prefix = org == null ? "" : org + "_";
     String joined =
-        p.isEmpty() ? key : p.replace('.', '_').replaceAll("\\[\\d+\\]", "") + "_" + key;
+        p.isEmpty() ? key : p.replaceAll("\\.\\d+(?=\\.|$)", "").replace('.', '_') + "_" + key;
     return (prefix + joined).replaceAll("[^-._a-zA-Z0-9]", "_");
   }
 

@@ -144,6 +144,18 @@ final class Section {
     return scalarText(n);
   }
 
+  /**
+   * A required string: {@code null} after one problem — {@code required} when absent or empty, the
+   * type error alone when the value is a list or mapping (one mistake, one message).
+   */
+  String requiredString(String key) {
+    String v = string(key, null);
+    if ((v == null || v.isEmpty()) && !has(key)) {
+      problem(key, "required");
+    }
+    return v == null || v.isEmpty() ? null : v;
+  }
+
   Optional<String> optString(String key) {
     return Optional.ofNullable(string(key, null));
   }

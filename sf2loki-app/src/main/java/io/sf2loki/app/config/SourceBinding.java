@@ -189,9 +189,8 @@ final class SourceBinding {
 
   /** {@code name}: {@code *} or a SOQL identifier (CFG-10); {@code ""} when missing. */
   private static String eventTypeName(Section t) {
-    String name = t.string("name", null);
-    if (name == null || name.isEmpty()) {
-      t.problem("name", "required");
+    String name = t.requiredString("name");
+    if (name == null) {
       return "";
     }
     if (!name.equals("*") && !Soql.isIdentifier(name)) {
@@ -297,9 +296,8 @@ final class SourceBinding {
   // ---- small checks ----
 
   private String requiredIdentifier(Section s, String key) {
-    String v = s.string(key, null);
-    if (v == null || v.isEmpty()) {
-      s.problem(key, "required");
+    String v = s.requiredString(key);
+    if (v == null) {
       return "";
     }
     if (!Soql.isIdentifier(v)) {

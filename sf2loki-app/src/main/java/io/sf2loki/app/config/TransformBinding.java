@@ -25,11 +25,13 @@ final class TransformBinding {
 
   List<TransformRule> bind(Section s, String key, Set<String> promotedLabels) {
     List<TransformRule> rules = new ArrayList<>();
+    Map<String, String> firstByName = new java.util.HashMap<>();
     List<JsonNode> items = s.list(key);
     for (int i = 0; i < items.size(); i++) {
       Section r =
           new Section(items.get(i), s.path(key) + "." + i, problems, ConfigBinder.TRANSFORM_KEYS);
       TransformAction action = r.choice(SourceKeys.XF_ACTION, TransformAction.class);
+      checkUniqueName(r, action, i, firstByName);
       if (action == null) {
         if (!r.has("action")) {
           r.problem("action", "required");
@@ -82,6 +84,30 @@ final class TransformBinding {
               r.string(SourceKeys.XF_NAME)));
     }
     return List.copyOf(rules);
+  }
+
+  /**
+   * CFG-45: the metric name of XF-7 (the configured name, else {@code <action>-<index>}) is unique
+   * within one source's list; the second use is reported at its dotted path.
+   */
+  private static void checkUniqueName(
+      Section r, TransformAction action, int index, Map<String, String> firstByName) {
+    String configured = r.string(SourceKeys.XF_NAME);
+    if (configured.isEmpty() && action == null) {
+      return;
+    }
+    String name = configured.isEmpty() ? action.yaml() + "-" + index : configured;
+    String first = firstByName.putIfAbsent(name, r.path());
+    if (first != null) {
+      r.problem(
+          configured.isEmpty() ? null : SourceKeys.XF_NAME.key(),
+          "duplicate rule name '"
+              + name
+              + "' (also "
+              + first
+              + "); rule names are unique within a source's transforms (they label"
+              + " sf2loki_rows_filtered, XF-7)");
+    }
   }
 
   /**

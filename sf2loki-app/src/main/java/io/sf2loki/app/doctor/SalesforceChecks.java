@@ -257,6 +257,18 @@ final class SalesforceChecks {
   }
 
   static String describe(SalesforceException e) {
-    return (e.status() == 0 ? "" : "HTTP " + e.status() + ": ") + e.getMessage();
+    return withStatus(e.status(), e.getMessage());
+  }
+
+  /**
+   * {@code HTTP <status>: <message>}, unless the message already says {@code HTTP <status>} (the
+   * REST client's messages do): one status prefix per row.
+   */
+  static String withStatus(int status, String message) {
+    String m = message == null ? "" : message;
+    if (status == 0 || m.contains("HTTP " + status)) {
+      return m;
+    }
+    return "HTTP " + status + ": " + m;
   }
 }

@@ -94,8 +94,7 @@ final class SinkChecks {
   private static String lokiFailure(
       SinkException e, LokiSinkSettings settings, String url, Sf2lokiConfig cfg) {
     String base =
-        (e.status() == 0 ? "" : "HTTP " + e.status() + ": ")
-            + e.getMessage()
+        SalesforceChecks.withStatus(e.status(), e.getMessage())
             + responseBody(e.responseBody(), cfg).replace(tokenOf(settings), "***");
     if (e.getMessage() != null && e.getMessage().contains("structured metadata")) {
       return base

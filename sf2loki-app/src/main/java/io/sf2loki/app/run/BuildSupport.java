@@ -40,7 +40,8 @@ final class BuildSupport {
         try {
           TransformChain.compile(r.getValue().stream().map(TransformRule::toSpec).toList(), "");
         } catch (InvalidTransformException e) {
-          problems.add(new Problem(p + r.getKey() + ".transforms", e.getMessage()));
+          problems.add(
+              new Problem(p + r.getKey() + ".transforms." + e.index(), e.detail())); // CFG-4
         }
       }
     }

@@ -21,10 +21,14 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code state} commands (SPEC CLI-7, CLI-8, CLI-9, FEAT-8) on a loaded configuration. Exit
- * statuses: 0 done; 1 refused (CLI-9), raced, unreadable document or I/O failure. Configuration
- * errors (exit 2) are the caller's.
+ * statuses: 0 done; 1 refused (CLI-9), raced, corrupt document or object-store failure; 2 a file
+ * that cannot be read or written — state file, its directory or lock, import or export file — with
+ * a {@link FileProblem} sentence (CLI-21). Configuration errors (exit 2) are the caller's.
  */
 public final class StateCommands {
+  /** CLI-21: a file the command needs cannot be used (the store cannot be opened). */
+  public static final int EXIT_FILE = 2;
+
   private final Sf2lokiConfig cfg;
   private final PrintStream out;
   private final PrintStream err;
@@ -49,6 +53,14 @@ public final class StateCommands {
           try (StateTarget t = target(false)) {
             doc = t.show();
           }
+          if (doc.isEmpty() && missingStateFile()) { // CLI-23
+            out.println(
+                "no checkpoints have been stored yet: the state file "
+                    + cfg.state().file().path()
+                    + " does not exist (the daemon creates it on its first commit)");
+            showBackfill(p);
+            return 0;
+          }
           int n = 0;
           for (Map.Entry<String, String> e : doc.entrySet()) {
             if (p.matcher(e.getKey()).matches()) {
@@ -66,6 +78,11 @@ public final class StateCommands {
           showBackfill(p);
           return 0;
         });
+  }
+
+  private boolean missingStateFile() {
+    return cfg.state().store() == StateConfig.Store.FILE
+        && Files.notExists(cfg.state().file().path());
   }
 
   /**
@@ -156,7 +173,14 @@ public final class StateCommands {
           }
           byte[] json = CheckpointDocument.serialise(new TreeMap<>(doc));
           if (file.isPresent()) {
-            Files.write(file.get(), json);
+            try {
+              Files.write(file.get(), json);
+            } catch (IOException e) {
+              throw new StateFileException(
+                  FileProblem.describe(
+                      FileProblem.Access.WRITE, "the export file", file.get(), e, null),
+                  e);
+            }
             err.println("sf2loki: exported " + doc.size() + " checkpoint(s) to " + file.get());
           } else {
             out.println(new String(json, StandardCharsets.UTF_8));
@@ -169,9 +193,16 @@ public final class StateCommands {
   public int importFrom(Path file, boolean replace, WriteFlags flags) {
     return guarded(
         () -> {
+          byte[] bytes;
+          try {
+            bytes = Files.readAllBytes(file);
+          } catch (IOException e) {
+            throw new StateFileException(
+                FileProblem.describe(FileProblem.Access.READ, "the import file", file, e, null), e);
+          }
           Map<String, String> in =
               CheckpointDocument.parse(
-                  Files.readAllBytes(file),
+                  bytes,
                   (what, cause) ->
                       new io.sf2loki.core.spi.StateCorruptException(
                           "import file " + file + " " + what, cause));
@@ -238,6 +269,9 @@ public final class StateCommands {
   private int guarded(Body body) {
     try {
       return body.run();
+    } catch (StateFileException e) {
+      err.println("sf2loki: " + e.getMessage());
+      return EXIT_FILE;
     } catch (StateRefusedException | StateException | IllegalArgumentException e) {
       err.println("sf2loki: " + e.getMessage());
       return 1;

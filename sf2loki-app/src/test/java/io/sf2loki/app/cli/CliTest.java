@@ -221,8 +221,6 @@ class CliTest {
     assertThat(actions.demo.lokiUrl()).isEmpty();
     assertThat(
             cli.execute(
-                "--config",
-                "q.yaml",
                 "demo",
                 "--duration",
                 "2m",
@@ -235,9 +233,24 @@ class CliTest {
     assertThat(actions.demo.rate()).hasValue(50);
     assertThat(actions.demo.lokiUrl())
         .contains(URI.create("http://localhost:3100/loki/api/v1/push"));
-    assertThat(actions.demo.configOrNull()).isEqualTo(Path.of("q.yaml"));
     assertThat(cli.execute("demo", "--duration", "250ms")).isZero();
     assertThat(actions.demo.duration()).isEqualTo(Duration.ofMillis(250));
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-17: demo runs with no configuration; --config (before or after demo) is a"
+          + " usage error that says so, exit 2, and the demo does not start")
+  void feat17_demoRefusesConfig() {
+    assertThat(cli.execute("--config", "q.yaml", "demo")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("sf2loki: demo takes no --config")
+        .contains("--loki-url")
+        .contains("Usage:");
+    err.getBuffer().setLength(0);
+    assertThat(cli.execute("demo", "--config=q.yaml", "--duration", "1m")).isEqualTo(2);
+    assertThat(err.toString()).contains("demo takes no --config");
+    assertThat(actions.calls).isEmpty();
   }
 
   @Test

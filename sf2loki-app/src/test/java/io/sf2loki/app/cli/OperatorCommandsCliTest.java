@@ -95,6 +95,20 @@ class OperatorCommandsCliTest {
 
   @Test
   @DisplayName(
+      "CLI-22: state set with an empty or blank value is a usage error (exit 2) that says a"
+          + " checkpoint value cannot be empty and points at state delete; nothing is written")
+  void cli22_stateSetRefusesEmptyValue() {
+    assertThat(cli.execute("state", "set", "pubsub:/event/LoginEventStream", "")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("sf2loki: a checkpoint value cannot be empty")
+        .contains("state delete pubsub:/event/LoginEventStream")
+        .contains("Usage:");
+    assertThat(cli.execute("state", "set", "apexlog", "  ", "--force")).isEqualTo(2);
+    assertThat(calls).isEmpty();
+  }
+
+  @Test
+  @DisplayName(
       "CLI-15: completion prints a bash completion script covering every command, needs no"
           + " configuration, exit 0; an unknown shell is a usage error")
   void completion() {

@@ -493,6 +493,81 @@ class ConfigLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "CFG-4, CFG-10: a list or a mapping as orgs.0.name is one problem (the wrong type), not"
+          + " also 'required'; a number is an org name in text form (CFG-2)")
+  void wrongTypedOrgNameIsOneProblem() {
+    for (String bad : new String[] {"[a, b]", "{x: 1}"}) {
+      String yaml =
+          """
+          orgs:
+            - name: %s
+              salesforce: {client_id: x, username: u@x.com, private_key: K}
+              sources: {pubsub: {topics: ["*"]}}
+          sink:
+            loki: {url: "http://loki/loki/api/v1/push"}
+          """
+              .formatted(bad);
+      assertThatThrownBy(() -> load(dir, yaml))
+          .isInstanceOf(ConfigException.class)
+          .satisfies(
+              e ->
+                  assertThat(((ConfigException) e).problems())
+                      .as(bad)
+                      .extracting(ConfigException.Problem::path)
+                      .containsExactly("orgs.0.name"));
+    }
+    String yaml =
+        """
+        orgs:
+          - name: 42
+            salesforce: {client_id: x, username: u@x.com, private_key: K}
+            sources: {pubsub: {topics: ["*"]}}
+        sink:
+          loki: {url: "http://loki/loki/api/v1/push"}
+        """;
+    assertThat(load(dir, yaml).orgs().getFirst().name()).isEqualTo("42");
+  }
+
+  @Test
+  @DisplayName(
+      "CFG-45, XF-7: a transform rule name used twice in one source's list is refused at the"
+          + " dotted path of the second; an explicit name equal to another rule's default"
+          + " metric name too; the same name in another source is fine")
+  void cfg45_duplicateTransformRuleNames() {
+    String yaml =
+        MINIMAL.replace(
+            "    topics: [/event/LoginEventStream]\n",
+            """
+                topics: [/event/LoginEventStream]
+                transforms:
+                  - {action: mask, fields: [A], name: hide}
+                  - {action: hash, fields: [B]}
+                  - {action: mask, fields: [C], name: hide}
+                  - {action: mask, fields: [D], name: hash-1}
+              apexlog:
+                transforms:
+                  - {action: mask, fields: [A], name: hide}
+            """);
+    assertThatThrownBy(() -> load(dir, yaml))
+        .isInstanceOf(ConfigException.class)
+        .satisfies(
+            e -> {
+              ConfigException ce = (ConfigException) e;
+              assertThat(ce.problems())
+                  .extracting(ConfigException.Problem::path)
+                  .containsExactly(
+                      "sources.pubsub.transforms.2.name", "sources.pubsub.transforms.3.name");
+              assertThat(ce.getMessage())
+                  .contains(
+                      "sources.pubsub.transforms.2.name: duplicate rule name 'hide' (also"
+                          + " sources.pubsub.transforms.0); rule names are unique within a"
+                          + " source's transforms (they label sf2loki_rows_filtered, XF-7)")
+                  .contains("duplicate rule name 'hash-1' (also sources.pubsub.transforms.1");
+            });
+  }
+
+  @Test
   @DisplayName("CFG-11/CFG-12: a single-element orgs list is multi-org mode")
   void singleElementOrgsIsMultiOrg() {
     String yaml =

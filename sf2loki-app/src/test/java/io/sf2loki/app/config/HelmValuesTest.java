@@ -234,6 +234,40 @@ class HelmValuesTest {
   }
 
   @Test
+  @DisplayName(
+      "CFG-4, CLI-19: inside orgs the refusal names the dotted path with the list index as a"
+          + " number (orgs.1.salesforce.login_url), and the Secret key's source path too")
+  void cfg4_orgPathsAreDotted() throws Exception {
+    assertThatThrownBy(
+            () ->
+                map(
+                    """
+                    orgs:
+                      - {name: a, salesforce: {client_id: c, username: u, private_key_file: /k}}
+                      - name: b
+                        salesforce:
+                          client_id: c
+                          username: u
+                          private_key_file: /k2
+                          login_url: "https://me:ORGPASS@b.my.salesforce.com"
+                    sink: {loki: {url: "http://loki/x"}}
+                    """))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("orgs.1.salesforce.login_url: ")
+        .hasMessageNotContaining("ORGPASS");
+    HelmValues.Result r =
+        map(
+            """
+            orgs:
+              - {name: a, salesforce: {client_id: c, username: u, private_key: INLINE-A}}
+            sink: {loki: {url: "http://loki/x"}}
+            """);
+    assertThat(r.secrets())
+        .extracting(HelmValues.SecretKey::configPath)
+        .containsExactly("orgs.0.salesforce.private_key");
+  }
+
+  @Test
   @DisplayName("CLI-19: an invalid configuration is refused before mapping (named error)")
   void cli19_invalidConfigRefused(@TempDir Path dir) throws Exception {
     Path cfg = dir.resolve("c.yaml");

@@ -183,6 +183,33 @@ class DoctorEndToEndTest {
   }
 
   @Test
+  @DisplayName(
+      "DOC-2 row 3: a Salesforce 400 (INVALID_TYPE, Salesforce's error body) FAILs the"
+          + " permissions row with 'HTTP 400: <body>' once, not the status prefix twice")
+  void permissionsRowCarriesOneStatusPrefix() throws Exception {
+    Path cfg =
+        ConfigText.read(config)
+            .replace(
+                "  allow_overlap: true\n",
+                "  allow_overlap: true\n"
+                    + "  eventlog_objects:\n"
+                    + "    enabled: true\n"
+                    + "    objects:\n"
+                    + "      - name: NoSuchThing__c\n"
+                    + "        timestamp_field: CreatedDate\n")
+            .writeTo(s.dir().resolve("unknown-object.yaml"));
+    assertThat(doctor(cfg, "--json")).isEqualTo(1);
+    JsonNode perm = row(json(), "permissions");
+    assertThat(perm.get("status").asText()).isEqualTo("FAIL");
+    String detail = perm.get("detail").asText();
+    assertThat(detail)
+        .startsWith("SELECT Id FROM NoSuchThing__c LIMIT 1: HTTP 400: [{")
+        .contains("INVALID_TYPE")
+        .contains("sObject type 'NoSuchThing__c' is not supported.")
+        .doesNotContain("HTTP 400: HTTP 400");
+  }
+
+  @Test
   @DisplayName("DOC-5, DOC-4: a Loki 401 FAIL row carries Loki's body and then the tenant hint")
   void doc5LokiUnauthorizedCarriesBodyAndHint() throws Exception {
     s.receiver()

@@ -216,21 +216,21 @@ class TransformChainTest {
                     TransformSpec.regexReplace("(?=x)", "", "A")))
         .isInstanceOf(InvalidTransformException.class)
         .hasMessage(
-            "transforms[1]: regex_replace outside XF-5: at code point 0 (0-based): look-around is"
+            "transforms.1: regex_replace outside XF-5: at code point 0 (0-based): look-around is"
                 + " not portable");
     assertThatThrownBy(() -> chain("", TransformSpec.regexReplace("(a)", "\\2", "A")))
         .isInstanceOf(InvalidTransformException.class)
         .hasMessageContaining("invalid group reference 2");
     assertThatThrownBy(() -> chain("", TransformSpec.of(TransformAction.HASH)))
-        .hasMessage("transforms[0]: hash needs non-empty fields");
+        .hasMessage("transforms.0: hash needs non-empty fields");
     assertThatThrownBy(() -> chain("", TransformSpec.dropRow(Map.of())))
-        .hasMessage("transforms[0]: drop_row needs a non-empty match");
+        .hasMessage("transforms.0: drop_row needs a non-empty match");
     assertThatThrownBy(
             () ->
                 chain(
                     "",
                     new TransformSpec(
                         TransformAction.REGEX_REPLACE, List.of("A"), Map.of(), null, "", "")))
-        .hasMessage("transforms[0]: regex_replace needs a pattern");
+        .hasMessage("transforms.0: regex_replace needs a pattern");
   }
 }
