@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -23,8 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ValueMemoTest {
   private static final PortableRegex ID =
-      PortableRegex.compile(
-          "\\b(?P<prefix>[a-zA-Z0-9]{3})[a-zA-Z0-9]{12}(?:[a-zA-Z0-9]{3})?\\b");
+      PortableRegex.compile("\\b(?P<prefix>[a-zA-Z0-9]{3})[a-zA-Z0-9]{12}(?:[a-zA-Z0-9]{3})?\\b");
   private static final Replacement KEEP_PREFIX = Replacement.parse("\\g<prefix>…", ID);
 
   private static String value(Random r) {

@@ -33,8 +33,14 @@ class EditableCsvRowTest {
     "A", "B", "_extra", "USER_NAME", "CLIENT_IP", "Ü", "TIMESTAMP", "URI", "a", "NEW", "new2"
   };
   private static final String[] VALUES = {
-    "", "v", "10.1.2.3", "user1@example.com", "/lightning/r/006xx000001abcdAAA/view", "é\"\u2028",
-    "2024-06-05T05:41:17.937Z", "x,y"
+    "",
+    "v",
+    "10.1.2.3",
+    "user1@example.com",
+    "/lightning/r/006xx000001abcdAAA/view",
+    "é\"\u2028",
+    "2024-06-05T05:41:17.937Z",
+    "x,y"
   };
 
   private static String[] header(Random r) {
@@ -128,8 +134,7 @@ class EditableCsvRowTest {
     assertThat(row).containsEntry("A", "3").containsEntry("B", "2").containsEntry("C", "");
     edit.put("NEW", "z");
     assertThat(edit.cellBacked()).isFalse();
-    assertThat(edit)
-        .containsOnly(Map.entry("A", "x"), Map.entry("C", "y"), Map.entry("NEW", "z"));
+    assertThat(edit).containsOnly(Map.entry("A", "x"), Map.entry("C", "y"), Map.entry("NEW", "z"));
   }
 
   private static List<TransformSpec> rules(Random r) {
