@@ -415,11 +415,25 @@ final class RegexTranslator {
 
   // ---- \b next to an atom that surely consumes a word character (one look-around, not four)
 
-  /** Whether the atom at {@code pos} (not yet parsed) always consumes one \w character. */
+  /** Whether what follows {@code pos} (not yet parsed) always consumes a \w character first. */
   private boolean nextIsWordAtom() {
-    int at = pos;
+    return wordFirst(pos);
+  }
+
+  /**
+   * Whether the atom at {@code at} always consumes a \w character first: a {@link #wordAtom} with a
+   * minimum of at least one, or a group ({@code (…)}, {@code (?:…)}, {@code (?P<name>…)}) with such
+   * a minimum, no top-level {@code |} and such an atom first (XF-15: {@code \b} before it becomes
+   * one look-behind).
+   */
+  private boolean wordFirst(int at) {
     if (at >= cp.length) {
       return false;
+    }
+    if (cp[at] == '(') {
+      int body = groupBody(at);
+      int close = body < 0 ? -1 : groupClose(body);
+      return close >= 0 && atLeastOnce(close + 1) && wordFirst(body);
     }
     int end;
     if (cp[at] == '\\') {
@@ -470,6 +484,74 @@ final class RegexTranslator {
       }
     }
     return true;
+  }
+
+  /** Where the body of the group opening at {@code at} starts, or -1 for other groups. */
+  private int groupBody(int at) {
+    if (at + 1 < cp.length && cp[at + 1] != '?') {
+      return at + 1;
+    }
+    if (at + 2 < cp.length && cp[at + 2] == ':') {
+      return at + 3;
+    }
+    if (at + 3 < cp.length && cp[at + 2] == 'P' && cp[at + 3] == '<') {
+      for (int i = at + 4; i < cp.length; i++) {
+        if (cp[i] == '>') {
+          return i + 1;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The {@code )} closing a group whose body starts at {@code body}, or -1 when the body has a
+   * top-level {@code |} or the group does not close.
+   */
+  private int groupClose(int body) {
+    int depth = 0;
+    int i = body;
+    while (i < cp.length) {
+      int c = cp[i];
+      if (c == '\\') {
+        i += 2;
+        continue;
+      }
+      if (c == '[') {
+        i = classEnd(i);
+        continue;
+      }
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        if (depth == 0) {
+          return i;
+        }
+        depth--;
+      } else if (c == '|' && depth == 0) {
+        return -1;
+      }
+      i++;
+    }
+    return -1;
+  }
+
+  /**
+   * The index after the class opening at {@code at} (a {@code ]} first or after {@code ^} is a
+   * member).
+   */
+  private int classEnd(int at) {
+    int j = at + 1;
+    if (j < cp.length && cp[j] == '^') {
+      j++;
+    }
+    if (j < cp.length && cp[j] == ']') {
+      j++;
+    }
+    while (j < cp.length && cp[j] != ']') {
+      j += cp[j] == '\\' ? 2 : 1;
+    }
+    return j + 1;
   }
 
   /** Whether the quantifier (if any) at {@code at} has a minimum of at least one. */
