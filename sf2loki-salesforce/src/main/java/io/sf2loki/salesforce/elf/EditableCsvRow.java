@@ -39,6 +39,9 @@ final class EditableCsvRow extends AbstractMap<String, Object> {
 
   private Set<Map.Entry<String, Object>> entrySet;
 
+  private Object lastKey;
+  private Integer lastColumn;
+
   EditableCsvRow(CsvRow row) {
     this.row = row;
     this.layout = row.layout();
@@ -81,7 +84,7 @@ final class EditableCsvRow extends AbstractMap<String, Object> {
     if (extra != null && ElfCsvReader.EXTRA_KEY.equals(key)) {
       return extra;
     }
-    Integer col = layout.column(key);
+    Integer col = column(key);
     return col == null || isRemoved(col) ? null : cell(col);
   }
 
@@ -93,14 +96,14 @@ final class EditableCsvRow extends AbstractMap<String, Object> {
     if (row.extra() != null && ElfCsvReader.EXTRA_KEY.equals(key)) {
       return true;
     }
-    Integer col = layout.column(key);
+    Integer col = column(key);
     return col != null && !isRemoved(col);
   }
 
   @Override
   public Object put(String key, Object value) {
     if (plain == null && value instanceof String s && !ElfCsvReader.EXTRA_KEY.equals(key)) {
-      Integer col = layout.column(key);
+      Integer col = column(key);
       if (col != null) {
         Object old = null;
         if (isRemoved(col)) {
@@ -122,7 +125,7 @@ final class EditableCsvRow extends AbstractMap<String, Object> {
   @Override
   public Object remove(Object key) {
     if (plain == null && !ElfCsvReader.EXTRA_KEY.equals(key)) {
-      Integer col = layout.column(key);
+      Integer col = column(key);
       if (col == null || isRemoved(col)) {
         return null; // absent already: nothing changes
       }
@@ -167,12 +170,21 @@ final class EditableCsvRow extends AbstractMap<String, Object> {
 
   private String[] copyCells() {
     List<String> cells = row.cells();
-    int n = Math.max(cells.size(), layout.headerSize());
-    String[] out = new String[n];
-    for (int i = 0; i < n; i++) {
-      out[i] = i < cells.size() ? cells.get(i) : ""; // a missing cell reads as ""
-    }
+    int size = cells.size();
+    String[] out = cells.toArray(new String[Math.max(size, layout.headerSize())]);
+    Arrays.fill(out, size, out.length, ""); // a missing cell reads as ""
     return out;
+  }
+
+  /**
+   * The header column of {@code key}; the last key asked is kept (rules get, then put, a field).
+   */
+  private Integer column(Object key) {
+    if (key != lastKey) {
+      lastColumn = layout.column(key);
+      lastKey = key;
+    }
+    return lastColumn;
   }
 
   private Map<String, Object> plain() {
