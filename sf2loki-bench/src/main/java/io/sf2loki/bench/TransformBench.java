@@ -24,17 +24,21 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Transforms (XF-1…XF-6) on parsed ELF rows: a salted {@code hash} of {@code CLIENT_IP}, a {@code
- * mask} of {@code USER_NAME} and a {@code regex_replace} of 15/18-character Salesforce ids in
- * {@code URI} (with {@code \b} on both sides, whose exact 1.x meaning costs two look-arounds per
- * position, and without). Each operation copies one row (the chain works in place) and applies the
- * chain; {@code rules=none} is the copy alone, so the chain's cost per row is the difference.
+ * Transforms (XF-1…XF-6, XF-15) on parsed ELF rows: a salted {@code hash} of {@code CLIENT_IP}
+ * (random per row, so its memo always misses), a {@code mask} of {@code USER_NAME} and a {@code
+ * regex_replace} of 15/18-character Salesforce ids (with {@code \b} on both sides, whose exact 1.x
+ * meaning costs look-arounds per position, and without) in {@code URI} (ten distinct values; Login
+ * URIs repeat, so its memo hits) or, for {@code hash+mask+regexUniqueField}, in {@code REQUEST_ID}
+ * (unique per row: every regex runs, the memo never hits).
+ *
+ * <p>{@link #applyChain} copies one row into a {@code HashMap} and applies the chain; {@code
+ * rules=none} is the copy alone, so the chain's cost per row is the difference.
  *
  * <p>{@link #elfRow} is the ELF path's per-row CPU work as the source does it — CSV bytes → row →
  * transforms → entry, through the source's reader and {@code RowShaper} with the rules wired the
  * way the daemon wires them ({@code SourceTransforms}: drop counting included) — so {@code
  * rules=none} against a three-rule set is the cost the rules add to an ELF row (issue 15 target: at
- * most 15 % slower). One operation = one row.
+ * most 15 % slower). One operation = one row. {@link TransformRatio} runs it and prints the ratio.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,7 +47,7 @@ public class TransformBench {
   @Param({"Login"})
   public String eventType;
 
-  @Param({"none", "hash+mask+regex", "hash+mask+regexNoBoundary"})
+  @Param({"none", "hash+mask+regex", "hash+mask+regexNoBoundary", "hash+mask+regexUniqueField"})
   public String rules;
 
   /** A 15- or 18-character Salesforce id; the first three characters (key prefix) kept. */
@@ -67,7 +71,7 @@ public class TransformBench {
                     TransformSpec.regexReplace(
                         rules.endsWith("NoBoundary") ? ID : "\\b" + ID + "\\b",
                         "\\g<prefix>…",
-                        "URI")),
+                        rules.endsWith("UniqueField") ? "REQUEST_ID" : "URI")),
                 "bench-salt");
     csv = BenchData.csv(eventType, CsvParseBench.ROWS);
     Sf2lokiMetrics metrics = BenchData.metrics();

@@ -320,6 +320,18 @@ public final class CanonicalJson {
      * Appends the canonical JSON of one row to {@code out}; a null cell renders as {@code null}.
      */
     public void write(List<String> values, StringBuilder out) {
+      write(values, null, out);
+    }
+
+    /**
+     * As {@link #write(List, StringBuilder)}, leaving out the header columns marked absent (a row
+     * whose transforms removed fields, XF-4): the same output as the row map without those keys.
+     *
+     * @param absent per header column, {@code true} when its key is to be left out; null for none.
+     *     Only a name's last column counts (the one its value is read from); cells beyond the
+     *     header ({@code _extra}) are never left out.
+     */
+    public void write(List<String> values, boolean[] absent, StringBuilder out) {
       int n = values.size();
       boolean hasExtra = n > headerSize;
       out.append('{');
@@ -342,8 +354,8 @@ public final class CanonicalJson {
           out.append('"');
           continue;
         }
-        if (col < 0) {
-          continue; // virtual _extra slot without extra cells
+        if (col < 0 || (absent != null && absent[col])) {
+          continue; // virtual _extra slot without extra cells, or a removed column
         }
         String v = col < n ? values.get(col) : ""; // a missing cell is ""
         if (v == null) {

@@ -26,6 +26,7 @@ final class RegexTranslator {
   static final int MAX_REPEAT = 65535;
 
   private final int[] cp;
+  private final WordAtoms words;
   private int pos;
   private final StringBuilder out = new StringBuilder();
   private boolean ignoreCase;
@@ -44,6 +45,7 @@ final class RegexTranslator {
 
   private RegexTranslator(String pattern) {
     this.cp = pattern.codePoints().toArray();
+    this.words = new WordAtoms(cp);
   }
 
   /** The translation of one pattern. */
@@ -102,7 +104,7 @@ final class RegexTranslator {
       boolean thisNullable = atomNullable || !quantifiable;
       int atomEnd = pos;
       long min = quantifier(start, quantifiable, thisNullable && cp[start] == '(');
-      prevWord = quantifiable && wordAtom(start, atomEnd) && atLeastOnce(atomEnd);
+      prevWord = quantifiable && words.wordAtom(start, atomEnd) && words.atLeastOnce(atomEnd);
       nullable &= min == 0 || thisNullable;
     }
     return nullable;
@@ -371,7 +373,7 @@ final class RegexTranslator {
         return false;
       }
       case 'b' -> {
-        boolean nextWord = nextIsWordAtom();
+        boolean nextWord = words.wordFirst(pos);
         if (prevWord && nextWord) {
           out.append("(?!)");
         } else if (prevWord) {
@@ -411,96 +413,6 @@ final class RegexTranslator {
     }
     String shown = c < 128 ? Character.toString(c) : String.format("u%04X", c);
     throw error(start, "escape \\" + shown + " is not portable");
-  }
-
-  // ---- \b next to an atom that surely consumes a word character (one look-around, not four)
-
-  /** Whether the atom at {@code pos} (not yet parsed) always consumes one \w character. */
-  private boolean nextIsWordAtom() {
-    int at = pos;
-    if (at >= cp.length) {
-      return false;
-    }
-    int end;
-    if (cp[at] == '\\') {
-      end = at + 2;
-    } else if (cp[at] == '[') {
-      int j = at + 1;
-      while (j < cp.length && cp[j] != ']') {
-        j += cp[j] == '\\' ? 2 : 1;
-      }
-      end = j + 1;
-    } else {
-      end = at + 1;
-    }
-    return end <= cp.length && wordAtom(at, end) && atLeastOnce(end);
-  }
-
-  /**
-   * Whether source {@code [from, to)} is one atom that matches only \w characters: an ASCII letter,
-   * digit or {@code _}, {@code \d}, {@code \w}, or a positive class of those (ranges within 0-9,
-   * A-Z or a-z). Under {@code (?i)} such letters also match only letters.
-   */
-  private boolean wordAtom(int from, int to) {
-    if (to - from == 1) {
-      return asciiWord(cp[from]);
-    }
-    if (to - from == 2 && cp[from] == '\\') {
-      return cp[from + 1] == 'd' || cp[from + 1] == 'w';
-    }
-    if (cp[from] != '[' || cp[to - 1] != ']' || to - from < 3 || cp[from + 1] == '^') {
-      return false;
-    }
-    int i = from + 1;
-    while (i < to - 1) {
-      if (cp[i] == '\\') {
-        if (i + 1 >= to - 1 || (cp[i + 1] != 'd' && cp[i + 1] != 'w')) {
-          return false;
-        }
-        i += 2;
-      } else if (!asciiWord(cp[i])) {
-        return false;
-      } else if (i + 2 < to - 1 && cp[i + 1] == '-') {
-        if (!sameRun(cp[i], cp[i + 2])) {
-          return false;
-        }
-        i += 3;
-      } else {
-        i++;
-      }
-    }
-    return true;
-  }
-
-  /** Whether the quantifier (if any) at {@code at} has a minimum of at least one. */
-  private boolean atLeastOnce(int at) {
-    if (at >= cp.length) {
-      return true;
-    }
-    int c = cp[at];
-    if (c == '*' || c == '?') {
-      return false;
-    }
-    if (c != '{') {
-      return true;
-    }
-    int i = at + 1;
-    long min = 0;
-    boolean any = false;
-    while (i < cp.length && cp[i] >= '0' && cp[i] <= '9') {
-      min = Math.min(min * 10 + (cp[i] - '0'), Integer.MAX_VALUE);
-      any = true;
-      i++;
-    }
-    return any && min >= 1;
-  }
-
-  private static boolean asciiWord(int c) {
-    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-  }
-
-  private static boolean sameRun(int lo, int hi) {
-    return (lo >= '0' && hi <= '9') || (lo >= 'A' && hi <= 'Z') || (lo >= 'a' && hi <= 'z');
   }
 
   // ---- shared helpers (also used by ClassTranslator)

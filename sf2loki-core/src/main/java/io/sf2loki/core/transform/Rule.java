@@ -18,28 +18,35 @@ sealed interface Rule
    */
   boolean apply(Map<String, Object> record);
 
-  /** XF-2: first 16 lowercase hex characters of SHA-256(UTF-8(salt + text form)). */
+  /**
+   * XF-2: first 16 lowercase hex characters of SHA-256(UTF-8(salt + text form)). Each thread reuses
+   * its own digest, and recent values come from a per-thread memo (XF-15).
+   */
   final class Hash implements Rule {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final ThreadLocal<MessageDigest> SHA256 =
+        ThreadLocal.withInitial(
+            () -> {
+              try {
+                return MessageDigest.getInstance("SHA-256");
+              } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is required of every JRE", e);
+              }
+            });
     private final String[] fields;
     private final String salt;
-    private final MessageDigest salted;
+    private final byte[] saltBytes;
     private final boolean prefixSafe;
+    private final ValueMemo memo = new ValueMemo(this::hash);
 
     Hash(List<String> fields, String salt) {
       this.fields = fields.toArray(String[]::new);
       this.salt = salt;
-      try {
-        this.salted = MessageDigest.getInstance("SHA-256");
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("SHA-256 is required of every JRE", e);
-      }
+      SHA256.get(); // fail at load, not on the first row, if the JRE lacks SHA-256
       // UTF-8(salt + text) = UTF-8(salt) + UTF-8(text) unless the salt ends inside a pair.
       this.prefixSafe =
           salt.isEmpty() || !Character.isHighSurrogate(salt.charAt(salt.length() - 1));
-      if (prefixSafe) {
-        salted.update(salt.getBytes(StandardCharsets.UTF_8));
-      }
+      this.saltBytes = salt.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -47,20 +54,20 @@ sealed interface Rule
       for (String f : fields) {
         Object v = record.get(f);
         if (v != null) {
-          record.put(f, hash(TextForm.of(v)));
+          record.put(f, memo.apply(TextForm.of(v)));
         }
       }
       return false;
     }
 
     String hash(String text) {
-      MessageDigest d;
-      try {
-        d = (MessageDigest) salted.clone();
-      } catch (CloneNotSupportedException e) {
-        throw new IllegalStateException("SHA-256 digest not cloneable", e);
+      byte[] input = (prefixSafe ? text : salt + text).getBytes(StandardCharsets.UTF_8);
+      // this thread's digest is reset: digest() resets it, and nothing can throw in between
+      MessageDigest d = SHA256.get();
+      if (prefixSafe) {
+        d.update(saltBytes);
       }
-      byte[] sum = d.digest((prefixSafe ? text : salt + text).getBytes(StandardCharsets.UTF_8));
+      byte[] sum = d.digest(input);
       char[] out = new char[16];
       for (int i = 0; i < 8; i++) {
         out[2 * i] = HEX[(sum[i] >> 4) & 0xF];
@@ -145,16 +152,17 @@ sealed interface Rule
     }
   }
 
-  /** XF-5: every match in the text form of each present, non-null field replaced. */
+  /**
+   * XF-5: every match in the text form of each present, non-null field replaced; recent values come
+   * from a per-thread memo (XF-15).
+   */
   final class RegexReplace implements Rule {
     private final String[] fields;
-    private final PortableRegex regex;
-    private final Replacement replacement;
+    private final ValueMemo memo;
 
     RegexReplace(List<String> fields, PortableRegex regex, Replacement replacement) {
       this.fields = fields.toArray(String[]::new);
-      this.regex = regex;
-      this.replacement = replacement;
+      this.memo = new ValueMemo(text -> regex.replaceAll(text, replacement));
     }
 
     @Override
@@ -162,7 +170,7 @@ sealed interface Rule
       for (String f : fields) {
         Object v = record.get(f);
         if (v != null) {
-          record.put(f, regex.replaceAll(TextForm.of(v), replacement));
+          record.put(f, memo.apply(TextForm.of(v)));
         }
       }
       return false;

@@ -16,8 +16,9 @@ import java.util.Set;
  * to a dict built from the header: a duplicated header name takes its <em>last</em> column, missing
  * cells are {@code ""}, cells beyond the header are joined with {@code ,} under {@code _extra},
  * overriding a header column of that name). No per-row hash map is built: lookups go through the
- * file's shared {@link Layout}. Mutators throw; {@link #toMutableMap()} gives the {@code HashMap}
- * that transforms work on. Not thread-safe (immutable once built, so safe to publish).
+ * file's shared {@link Layout}. Mutators throw; transforms edit an {@link EditableCsvRow} over it
+ * (XF-15), {@link #toMutableMap()} gives a plain {@code HashMap} copy. Immutable once built, so
+ * safe to publish.
  */
 final class CsvRow extends AbstractMap<String, Object> {
   private final Layout layout;
@@ -57,6 +58,26 @@ final class CsvRow extends AbstractMap<String, Object> {
 
     int headerSize() {
       return header.length;
+    }
+
+    /** The column a key reads (the last of duplicated names), or null when the header lacks it. */
+    Integer column(Object key) {
+      return columnOf.get(key);
+    }
+
+    /** Number of distinct header names. */
+    int keyCount() {
+      return keys.length;
+    }
+
+    /** The {@code k}-th distinct header name (first-occurrence order of the last columns). */
+    String keyAt(int k) {
+      return keys[k];
+    }
+
+    /** The column of {@link #keyAt}{@code (k)}. */
+    int columnAt(int k) {
+      return columns[k];
     }
 
     /** Every key a row of this file can have: the header names plus {@code _extra}. */
@@ -105,11 +126,18 @@ final class CsvRow extends AbstractMap<String, Object> {
     return m;
   }
 
-  private boolean virtualExtra() {
+  /** True when {@code _extra} is a key only because of cells beyond a header without it. */
+  boolean virtualExtra() {
     return extra != null && !layout.headerHasExtra;
   }
 
-  private String cell(int column) {
+  /** The joined cells beyond the header, or null when there are none. */
+  String extra() {
+    return extra;
+  }
+
+  /** The cell of a header column ({@code ""} when the row is shorter). */
+  String cell(int column) {
     return column < cells.size() ? cells.get(column) : "";
   }
 

@@ -114,6 +114,8 @@ final class RowShaper {
       sb.setLength(0);
       if (row instanceof CsvRow csv) {
         writer.write(csv.cells(), sb); // same output as the map path (CanonicalJson.RowWriter)
+      } else if (row instanceof EditableCsvRow edit && edit.cellBacked()) {
+        writer.write(edit.cells(), edit.removedColumns(), sb);
       } else {
         writer.write(row, sb);
       }
@@ -125,29 +127,33 @@ final class RowShaper {
     }
 
     /** Metadata extraction compiled for this file's header (SRC-9), built on first use. */
-    Map<String, String> metadata(StructuredMetadataExtractor extractor, CsvRow row) {
-      if (compiledLayout != row.layout() || compiledFor != extractor) {
-        compiled = extractor.compile(row.layout().allKeys());
-        compiledLayout = row.layout();
+    Map<String, String> metadata(
+        StructuredMetadataExtractor extractor, CsvRow.Layout layout, Map<String, Object> row) {
+      if (compiledLayout != layout || compiledFor != extractor) {
+        compiled = extractor.compile(layout.allKeys());
+        compiledLayout = layout;
         compiledFor = extractor;
       }
-      return compiled.extractSubset(row);
+      return compiled.extractSubset(row); // the row's keys are among the layout's
     }
   }
 
   /**
    * Shapes one row.
    *
-   * @param row the decoded CSV row (mutated in place by transforms)
+   * @param row the decoded CSV row (a {@link CsvRow} is edited through an {@link EditableCsvRow}
+   *     over it; another map is mutated in place by transforms)
    * @return the entry (carrying the file context's token), or null when a transform dropped the row
    *     or sampling left it out
    */
   LogEntry shape(Map<String, Object> row, FileContext ctx) {
-    if (transform != RowTransform.NONE && row instanceof CsvRow csv) {
-      row = csv.toMutableMap(); // transforms mutate a plain map, as before
-    }
-    if (!transform.apply(row)) {
-      return null;
+    if (transform != RowTransform.NONE) {
+      if (row instanceof CsvRow csv) {
+        row = new EditableCsvRow(csv); // edits in place next to the cells (XF-15)
+      }
+      if (!transform.apply(row)) {
+        return null;
+      }
     }
     String line = null;
     if (sample < 1) {
@@ -164,9 +170,7 @@ final class RowShaper {
     }
     Instant ts = timestamp(row, ctx);
     // sized here, on the CPU thread that built the values: the lane charges it without a rescan
-    Map<String, String> md =
-        Utf8SizedMap.wrap(
-            row instanceof CsvRow csv ? ctx.metadata(metadata, csv) : metadata.extract(row));
+    Map<String, String> md = Utf8SizedMap.wrap(metadata(row, ctx));
     Map<String, String> labels = labels(row, ctx);
     if (line == null) {
       line = ctx.line(row);
@@ -175,6 +179,16 @@ final class RowShaper {
     // SRC-7 lines are ensure_ascii JSON: every char is one UTF-8 byte, so the byte length is the
     // char count (no second scan of the line)
     return new LogEntry(ts, labels, line, md, ctx.token, false, line.length());
+  }
+
+  private Map<String, String> metadata(Map<String, Object> row, FileContext ctx) {
+    if (row instanceof CsvRow csv) {
+      return ctx.metadata(metadata, csv.layout(), csv);
+    }
+    if (row instanceof EditableCsvRow edit && edit.cellBacked()) {
+      return ctx.metadata(metadata, edit.layout(), edit);
+    }
+    return metadata.extract(row);
   }
 
   /**
