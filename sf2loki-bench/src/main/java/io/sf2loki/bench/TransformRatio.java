@@ -7,8 +7,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
@@ -42,23 +40,7 @@ public final class TransformRatio {
   public static Map<String, Double> measure(boolean quick, VerboseMode verbosity)
       throws RunnerException {
     ChainedOptionsBuilder b =
-        new OptionsBuilder()
-            .include("io\\.sf2loki\\.bench\\.TransformBench\\.elfRow")
-            .forks(1)
-            .jvmArgsAppend(
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
-            .verbosity(verbosity);
-    if (quick) {
-      b.warmupIterations(2)
-          .warmupTime(TimeValue.seconds(1))
-          .measurementIterations(3)
-          .measurementTime(TimeValue.seconds(1));
-    } else {
-      b.warmupIterations(3)
-          .warmupTime(TimeValue.seconds(2))
-          .measurementIterations(5)
-          .measurementTime(TimeValue.seconds(3));
-    }
+        JmhRuns.options("io\\.sf2loki\\.bench\\.TransformBench\\.elfRow", quick, 3, verbosity);
     Map<String, Double> out = new LinkedHashMap<>();
     for (RunResult r : new Runner(b.build()).run()) {
       out.put(r.getParams().getParam("rules"), r.getPrimaryResult().getScore());
