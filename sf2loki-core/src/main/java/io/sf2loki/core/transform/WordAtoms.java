@@ -1,8 +1,8 @@
 package io.sf2loki.core.transform;
 
 /**
- * Source-level checks behind the one-look-around {@code \b} of {@link RegexTranslator} (SPEC
- * XF-12, XF-15): whether an atom of the pattern surely consumes a {@code \w} character. Reads the
+ * Source-level checks behind the one-look-around {@code \b} of {@link RegexTranslator} (SPEC XF-12,
+ * XF-15): whether an atom of the pattern surely consumes a {@code \w} character. Reads the
  * pattern's code points only; conservative (false when unsure). Not thread-safe (one per pattern).
  */
 final class WordAtoms {
