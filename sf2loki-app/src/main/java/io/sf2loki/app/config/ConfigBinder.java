@@ -158,8 +158,9 @@ final class ConfigBinder {
     }
 
     StateConfig state = StateBinding.bind(root.section("state", StateBinding.KEYS));
-    CoordinateConfig coordinate =
-        ServiceBinding.coordinate(root.section("coordinate", COORDINATE_KEYS));
+    Section coordinateSection = root.section("coordinate", COORDINATE_KEYS);
+    CoordinateConfig coordinate = ServiceBinding.coordinate(coordinateSection);
+    ServiceBinding.checkSharding(coordinateSection, coordinate, multiOrg, orgs); // CFG-43, CFG-44
     ServiceConfig service =
         ServiceBinding.service(secrets, root.section("service", SERVICE_KEYS), loki, warnings);
 

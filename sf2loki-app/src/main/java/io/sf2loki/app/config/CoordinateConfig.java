@@ -17,9 +17,24 @@ import java.util.Optional;
  * @param k8sLease Kubernetes Lease settings
  * @param s3Lease S3 object lease settings (FEAT-7)
  * @param gcsLease GCS object lease settings (FEAT-7)
+ * @param perOrg {@code per_org}: one lease per org, replicas share the orgs (HA-27, CFG-43)
+ * @param maxOrgsPerReplica {@code max_orgs_per_replica}: most orgs one replica leads; 0 = unlimited
+ *     (HA-28, CFG-44)
  */
 public record CoordinateConfig(
-    Type type, FileLease fileLease, K8sLease k8sLease, S3Lease s3Lease, GcsLease gcsLease) {
+    Type type,
+    FileLease fileLease,
+    K8sLease k8sLease,
+    S3Lease s3Lease,
+    GcsLease gcsLease,
+    boolean perOrg,
+    int maxOrgsPerReplica) {
+
+  /** One lease for the whole deployment ({@code per_org: false}). */
+  public CoordinateConfig(
+      Type type, FileLease fileLease, K8sLease k8sLease, S3Lease s3Lease, GcsLease gcsLease) {
+    this(type, fileLease, k8sLease, s3Lease, gcsLease, false, 0);
+  }
 
   /**
    * {@code coordinate.file_lease}.

@@ -33,7 +33,61 @@ final class ServiceBinding {
             kubeconfig,
             ObjectLeaseBinding.configured(k, identity, leaseDuration, renew, "lease_duration"));
     return new CoordinateConfig(
-        type, fl, kl, ObjectLeaseBinding.s3(s, type), ObjectLeaseBinding.gcs(s, type));
+        type,
+        fl,
+        kl,
+        ObjectLeaseBinding.s3(s, type),
+        ObjectLeaseBinding.gcs(s, type),
+        s.bool(StateKeys.PER_ORG),
+        s.intValue(StateKeys.MAX_ORGS_PER_REPLICA));
+  }
+
+  /**
+   * CFG-43, CFG-44: {@code per_org} needs a lease that has a per-org form ({@code file_lease},
+   * {@code k8s_lease}) and an {@code orgs} list; {@code max_orgs_per_replica} needs {@code
+   * per_org}.
+   */
+  static void checkSharding(
+      Section s, CoordinateConfig c, boolean multiOrg, java.util.List<OrgConfig> orgs) {
+    if (c.perOrg() && c.type() == CoordinateConfig.Type.K8S_LEASE) {
+      java.util.Map<String, String> seen = new java.util.HashMap<>();
+      for (OrgConfig o : orgs) {
+        String lease = io.sf2loki.state.shard.ShardNames.k8sOrg(c.k8sLease().name(), o.name());
+        String other = seen.putIfAbsent(lease, o.name());
+        if (!io.sf2loki.state.shard.ShardNames.validK8sName(lease)) {
+          s.problem(
+              "per_org",
+              "org '"
+                  + o.name()
+                  + "' gives the Lease name '"
+                  + lease
+                  + "', not a valid"
+                  + " Kubernetes name (lower-case letters, digits, '-', ending alphanumeric)");
+        } else if (other != null) {
+          s.problem(
+              "per_org",
+              "orgs '" + other + "' and '" + o.name() + "' share the Lease name '" + lease + "'");
+        }
+      }
+    }
+    if (c.perOrg()) {
+      if (c.type() != CoordinateConfig.Type.FILE_LEASE
+          && c.type() != CoordinateConfig.Type.K8S_LEASE) {
+        s.problem(
+            "per_org",
+            "needs coordinate.type file_lease or k8s_lease (got "
+                + c.type().yaml()
+                + "): one lease per org is what lets replicas share the orgs");
+      }
+      if (!multiOrg) {
+        s.problem(
+            "per_org",
+            "needs an orgs list: a single-org configuration (salesforce) has nothing to share"
+                + " between replicas");
+      }
+    } else if (c.maxOrgsPerReplica() > 0) {
+      s.problem("max_orgs_per_replica", "only applies with coordinate.per_org: true");
+    }
   }
 
   static ServiceConfig service(

@@ -1,7 +1,9 @@
 package io.sf2loki.app.config;
 
+import static io.sf2loki.core.settings.Setting.bool;
 import static io.sf2loki.core.settings.Setting.choice;
 import static io.sf2loki.core.settings.Setting.duration;
+import static io.sf2loki.core.settings.Setting.integer;
 import static io.sf2loki.core.settings.Setting.path;
 import static io.sf2loki.core.settings.Setting.string;
 
@@ -66,6 +68,20 @@ final class StateKeys {
           List.of("noop", "file_lease", "k8s_lease", "s3_lease", "gcs_lease"),
           "Leader election.",
           "HA-1");
+  static final Setting PER_ORG =
+      bool(
+          "per_org",
+          false,
+          "One lease per org, so replicas share the orgs (needs orgs[] and file_lease or"
+              + " k8s_lease).",
+          "HA-27, CFG-43");
+  static final Setting MAX_ORGS_PER_REPLICA =
+      integer(
+              "max_orgs_per_replica",
+              0,
+              "Most orgs one replica leads with per_org; 0 = unlimited.",
+              "HA-28, CFG-44")
+          .atLeast(0);
   static final Setting TTL = LeaseSettings.TTL;
   static final Setting RENEW_INTERVAL = LeaseSettings.RENEW_INTERVAL;
   static final Setting HOLDER_ID = LeaseSettings.HOLDER_ID;
@@ -83,7 +99,11 @@ final class StateKeys {
   static final Setting GCSL_OBJECT_NAME = GcsStoreSettings.LEASE_OBJECT_NAME;
 
   static final Group COORDINATE =
-      Group.object("coordinate", "Leader election (HA).", "HA-1", List.of(TYPE))
+      Group.object(
+              "coordinate",
+              "Leader election (HA).",
+              "HA-1",
+              List.of(TYPE, PER_ORG, MAX_ORGS_PER_REPLICA))
           .with(
               Group.object(
                   "file_lease",

@@ -56,7 +56,8 @@ public final class Coordinators {
    * @param store the daemon's store (file store opened in term-lock mode under a lease)
    * @param time wall clock, ticker, sleeper
    * @param metrics {@code sf2loki_lease_errors}, {@code sf2loki_lease_surrenders}
-   * @throws ConfigException for an invalid endpoint or an unreadable {@code kubeconfig}
+   * @throws ConfigException for an invalid endpoint or an unreadable {@code kubeconfig}, or {@code
+   *     per_org} (not wired yet)
    */
   public static Built build(
       CoordinateConfig c,
@@ -64,6 +65,14 @@ public final class Coordinators {
       CheckpointStore store,
       TimeSource time,
       Sf2lokiMetrics metrics) {
+    if (c.perOrg()) {
+      throw new ConfigException( // CFG-43: per-org terms are not wired into the daemon yet
+          List.of(
+              new ConfigException.Problem(
+                  "coordinate.per_org",
+                  "sharding across replicas is not available in `run` yet (per-org terms are"
+                      + " not wired); remove per_org")));
+    }
     Duration lockWait = shutdownGrace.plusSeconds(5);
     return switch (c.type()) {
       case NOOP -> new Built(new NoopCoordinator(), t -> false, () -> {});

@@ -151,6 +151,17 @@ public final class K8sLeaseProtocol implements LeaseProtocol {
     }
   }
 
+  /** HA-30: the holder and whether its Lease is live by the HA-13 observed-time rule. */
+  @Override
+  public Observation observe() {
+    K8sLeaseRead r = read("lease unreadable; holder unknown");
+    if (r.lease() == null || r.holder().isEmpty()) {
+      return Observation.none();
+    }
+    boolean own = r.holder().get().equals(settings.holderId());
+    return new Observation(r.holder(), own || !claimable(r));
+  }
+
   @Override
   public String describe() {
     return client.describe();

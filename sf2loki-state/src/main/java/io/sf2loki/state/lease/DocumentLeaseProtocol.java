@@ -158,6 +158,15 @@ final class DocumentLeaseProtocol implements LeaseProtocol {
   }
 
   @Override
+  public Observation observe() {
+    LeaseRead r = read();
+    Instant now = time.now();
+    return r.document()
+        .map(d -> new Observation(java.util.Optional.of(d.holder()), d.liveAt(now)))
+        .orElse(Observation.none());
+  }
+
+  @Override
   public void close() {
     storage.close();
   }

@@ -43,7 +43,9 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     RENEW_DEADLINE("renew_deadline"),
     CONFLICT("conflict"),
     DEMOTED("demoted"),
-    LOCK("lock");
+    LOCK("lock"),
+    /** HA-28: handed over to even out the orgs across replicas. */
+    REBALANCE("rebalance");
 
     final String label;
 
@@ -61,6 +63,7 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
   private final long renewNanos;
   private final long deadlineNanos;
   private final AtomicBoolean demoteRequested = new AtomicBoolean();
+  private final AtomicBoolean relinquishRequested = new AtomicBoolean();
 
   private volatile boolean valid; // the lease is held and confirmed: commits may proceed
   private volatile boolean inTerm; // between onAcquire and the end of onLose
@@ -153,6 +156,7 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
         continue;
       }
       demoteRequested.set(false);
+      relinquishRequested.set(false);
       StopSignal p = new StopSignal();
       stop.onStop(p::stop);
       phase = p;
@@ -169,16 +173,17 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
       }
       valid = false;
       events.surrendered(why.label);
-      log.atWarn()
+      (why == Surrender.REBALANCE ? log.atInfo() : log.atWarn())
           .addKeyValue("coordinator", type)
+          .addKeyValue("lease", protocol.describe())
           .addKeyValue("reason", why.label)
           .addKeyValue("epoch", epoch)
           .log("lease surrendered");
       leadership.onLose();
       inTerm = false;
       binding.endTerm();
-      if (why == Surrender.DEMOTED) {
-        protocol.release(epoch); // HA-5
+      if (why == Surrender.DEMOTED || why == Surrender.REBALANCE) {
+        protocol.release(epoch); // HA-5, HA-28
       }
     }
   }
@@ -190,6 +195,23 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     }
     valid = false;
     demoteRequested.set(true);
+    phase.stop();
+    return true;
+  }
+
+  /**
+   * HA-28: hands the lease over so another replica can lead: fencing fails from now, the term ends
+   * as on loss (HA-4) and the lease is released; the coordinator then re-enters acquisition. Called
+   * from any thread; only signals the coordinator thread.
+   *
+   * @return false when no term is running
+   */
+  public boolean relinquish() {
+    if (!inTerm) {
+      return false;
+    }
+    valid = false;
+    relinquishRequested.set(true);
     phase.stop();
     return true;
   }
@@ -313,6 +335,9 @@ public final class LeaseCoordinator implements Coordinator, AutoCloseable {
     while (true) {
       if (demoteRequested.get()) {
         return Surrender.DEMOTED;
+      }
+      if (relinquishRequested.get()) {
+        return Surrender.REBALANCE;
       }
       if (stop.isStopped()) {
         return null;

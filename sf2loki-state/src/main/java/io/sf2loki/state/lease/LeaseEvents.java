@@ -19,8 +19,8 @@ public interface LeaseEvents {
   /**
    * This replica gave up a lease it had won.
    *
-   * @param reason {@code foreign_holder}, {@code renew_deadline}, {@code conflict}, {@code demoted}
-   *     or {@code lock}
+   * @param reason {@code foreign_holder}, {@code renew_deadline}, {@code conflict}, {@code
+   *     demoted}, {@code lock} or {@code rebalance} (HA-28)
    */
   void surrendered(String reason);
 

@@ -49,6 +49,40 @@ public interface LeaseProtocol extends AutoCloseable {
   }
 
   /**
+   * The lease-document rules (HA-9…HA-11, HA-16) over {@code storage}, for coordinators built
+   * outside this package (the sharded coordinator's org and seat leases, HA-27, HA-30).
+   */
+  static LeaseProtocol document(
+      LeaseStorage storage,
+      LeaseSettings settings,
+      LeaseStoreBinding binding,
+      io.sf2loki.core.time.TimeSource time,
+      LeaseEvents events) {
+    return new DocumentLeaseProtocol(storage, settings, binding, time, events);
+  }
+
+  /**
+   * What one read of the lease shows about its holder (HA-30: the sharded coordinator learns the
+   * live replicas from the leases).
+   *
+   * @param holder the named holder, empty when none (absent, released, unreadable)
+   * @param live whether that holder's lease is live by this back end's staleness rule (HA-10 {@code
+   *     expires_at}, HA-13 observed time); false without a holder
+   */
+  record Observation(java.util.Optional<String> holder, boolean live) {
+    /** No holder known. */
+    public static Observation none() {
+      return new Observation(java.util.Optional.empty(), false);
+    }
+  }
+
+  /**
+   * Reads the lease once without writing it (HA-30). A read failure is no holder. Called from the
+   * coordinator thread only.
+   */
+  Observation observe();
+
+  /**
    * One acquisition attempt, including the waits its rules prescribe after a failed attempt.
    *
    * @return the won term, or null (lost, held by another replica, unreadable, or stopped)

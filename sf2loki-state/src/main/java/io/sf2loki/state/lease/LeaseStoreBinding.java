@@ -50,6 +50,33 @@ public interface LeaseStoreBinding {
   void claimEpoch();
 
   /**
+   * No store behind the lease (HA-30's seat leases): epoch floor 0, nothing installed, locked or
+   * claimed.
+   */
+  static LeaseStoreBinding none() {
+    return new LeaseStoreBinding() {
+      @Override
+      public long freshFenceEpoch() {
+        return 0;
+      }
+
+      @Override
+      public void install(Fencing fencing) {}
+
+      @Override
+      public boolean beginTerm(Duration maxWait, StopSignal stop) {
+        return !stop.isStopped();
+      }
+
+      @Override
+      public void endTerm() {}
+
+      @Override
+      public void claimEpoch() {}
+    };
+  }
+
+  /**
    * The binding for the daemon's store.
    *
    * @param store a {@link FileCheckpointStore} (in {@code LockMode.TERM}) or an {@link

@@ -326,6 +326,33 @@ class LeaseCoordinatorTest {
   }
 
   @Test
+  @DisplayName(
+      "HA-28: relinquish() ends the term as on loss, releases the lease (reason rebalance) and"
+          + " re-enters acquisition")
+  void ha28_relinquishReleases() throws Exception {
+    Recorder r = new Recorder();
+    r.onAcquire =
+        () -> {
+          if (r.acquired == 1) {
+            assertThat(c.relinquish()).isTrue();
+            assertThat(c.leading()).isFalse(); // fencing fails at once (HA-7)
+          } else {
+            stop.stop();
+          }
+        };
+    c.run(r, stop);
+    assertThat(r.acquired).isEqualTo(2);
+    assertThat(r.lost).isEqualTo(1);
+    assertThat(events).contains("surrendered:rebalance");
+    assertThat(storage.written())
+        .extracting(LeaseDocument::epoch)
+        .containsSubsequence(1L, 1L, 2L); // acquire, release (expires now), re-acquire
+    assertThat(c.relinquish()).isTrue(); // in term 2
+    setUp();
+    assertThat(c.relinquish()).isFalse(); // no term
+  }
+
+  @Test
   @DisplayName("HA-5: demotion is for fence, conflict and lock failures only")
   void demotable() {
     assertThat(LeaseCoordinator.demotable(new StateFenceException("f"))).isTrue();
