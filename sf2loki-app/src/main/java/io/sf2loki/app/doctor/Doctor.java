@@ -126,7 +126,9 @@ public final class Doctor {
             Components.staticLabels(
                 cfg, org, sf.orgId() != null ? sf.orgId() : org.salesforce().orgId().orElse("")));
     labels.values().removeIf(String::isEmpty);
-    rows.add(SinkChecks.loki(cfg, labels, clock.instant()));
+    io.sf2loki.loki.LokiSinkSettings sink =
+        Components.orgSink(cfg, org).orElseGet(() -> Components.sink(cfg)); // FEAT-6: its tenant
+    rows.add(SinkChecks.loki(cfg, sink, "loki", labels, clock.instant()));
     rows.add(transforms(org));
     rows.add(SinkChecks.telemetry(cfg));
     rows.add(StoreChecks.state(cfg.state()));

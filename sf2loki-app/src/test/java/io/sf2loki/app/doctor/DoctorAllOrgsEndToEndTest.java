@@ -205,6 +205,20 @@ class DoctorAllOrgsEndToEndTest {
 
   @Test
   @DisplayName(
+      "DOC-6/FEAT-6: doctor --org NAME writes its loki test entry through that org's own"
+          + " orgs[].loki identity (its tenant), not the shared sink.loki one")
+  void orgWithOwnLokiIdentity() throws Exception {
+    int code = doctor(config("    loki:\n      tenant_id: team-a\n"), "--org", "alpha", "--json");
+    JsonNode r = json();
+    assertThat(code).as(r.toString()).isZero();
+    assertThat(row(r, "loki").get("status").asText()).isEqualTo("PASS");
+    List<String> tenants = new ArrayList<>();
+    loki.requests().forEach(q -> tenants.add(q.tenant()));
+    assertThat(tenants).containsExactly("team-a");
+  }
+
+  @Test
+  @DisplayName(
       "DOC-2 row 1b/DOC-6: without --all-orgs a multi-org doctor checks the first org only and says"
           + " so (WARN naming --all-orgs); the other org's wrong client id goes unnoticed, exit 0")
   void withoutAllOrgs_firstOrgOnly() throws Exception {
