@@ -29,6 +29,7 @@ import java.util.Map;
  * @param liveness last fault → every source caught up with data generated after it
  * @param readiness both replicas' {@code /readyz} at the end, leader first
  * @param rewinds PS-15 fallback rewinds seen by the checkpoint monitor
+ * @param leaseRaces lease-file writes of a contender overwritten by the incumbent (HA-10)
  * @param violations checkpoints or lease epochs that moved backwards
  * @param elapsed the run's wall time
  */
@@ -51,6 +52,7 @@ record ChaosReport(
     Duration liveness,
     List<String> readiness,
     List<String> rewinds,
+    List<String> leaseRaces,
     List<String> violations,
     Duration elapsed) {
 
@@ -87,7 +89,8 @@ record ChaosReport(
             + "  duplicates=%d; crashes=%d, per crash max=%.0f mean=%.1f (bound %d); by cause=%s%n"
             + "  worst recovery to ready=%dms, worst fault-cleared to caught-up=%dms, liveness after"
             + " the last fault=%dms, readiness=%s%n"
-            + "  PS-15 fallback rewinds=%s%n  checkpoint violations=%s",
+            + "  PS-15 fallback rewinds=%s%n  HA-10 lease races lost by a contender=%s%n"
+            + "  checkpoint violations=%s",
         seed,
         stepsRun,
         elapsed.toSeconds(),
@@ -119,6 +122,7 @@ record ChaosReport(
         liveness.toMillis(),
         readiness,
         rewinds,
+        leaseRaces,
         violations);
   }
 
@@ -186,6 +190,7 @@ record ChaosReport(
           liveness,
           readiness,
           c.monitor().rewinds(),
+          c.monitor().leaseRaces(),
           c.monitor().violations(),
           elapsed);
     }

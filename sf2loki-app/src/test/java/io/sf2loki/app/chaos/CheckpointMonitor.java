@@ -40,7 +40,10 @@ final class CheckpointMonitor implements AutoCloseable {
   private final Set<String> allowedRewinds = new HashSet<>();
   private final List<String> violations = new ArrayList<>();
   private final List<String> rewinds = new ArrayList<>();
+  private final Set<String> seenLeases = new HashSet<>();
+  private final List<String> leaseRaces = new ArrayList<>();
   private long epoch = -1;
+  private long lastEpoch = -1;
   private int epochChanges;
   private long samples;
 
@@ -97,17 +100,30 @@ final class CheckpointMonitor implements AutoCloseable {
   }
 
   private void observeLease() {
+    JsonNode doc;
     try {
-      long e = JSON.readTree(lease.toFile()).path("epoch").asLong(-1);
-      if (e < epoch) {
-        violations.add("lease epoch: " + epoch + " -> " + e);
-      } else if (e > epoch && epoch >= 0) {
-        epochChanges++;
-      }
-      epoch = Math.max(epoch, e);
+      doc = JSON.readTree(lease.toFile());
     } catch (java.io.IOException e) {
-      // absent or being replaced: next sample
+      return; // absent or being replaced: next sample
     }
+    if (doc == null) {
+      return;
+    }
+    long e = doc.path("epoch").asLong(-1);
+    String holder = doc.path("holder").asText("");
+    if (e < lastEpoch) {
+      String what = "lease epoch: " + lastEpoch + " -> " + e + " (holder " + holder + ")";
+      if (seenLeases.contains(holder + "@" + e)) {
+        leaseRaces.add(what);
+      } else {
+        violations.add(what);
+      }
+    } else if (e > epoch && epoch >= 0) {
+      epochChanges++;
+    }
+    seenLeases.add(holder + "@" + e);
+    lastEpoch = e;
+    epoch = Math.max(epoch, e);
   }
 
   /** The next backwards move of {@code key} is PS-15's replay fallback, not a violation. */
@@ -121,6 +137,11 @@ final class CheckpointMonitor implements AutoCloseable {
 
   synchronized List<String> rewinds() {
     return List.copyOf(rewinds);
+  }
+
+  /** Lease-file writes of a contender overwritten by the incumbent's renewal (HA-10 races). */
+  synchronized List<String> leaseRaces() {
+    return List.copyOf(leaseRaces);
   }
 
   /** Lease epochs seen after the first one: leadership changes. */
