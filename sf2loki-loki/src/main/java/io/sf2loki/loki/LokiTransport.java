@@ -187,14 +187,34 @@ final class LokiTransport implements AutoCloseable {
       String message, int status, String body, Throwable cause, Duration retryAfter) {
     long streak = failureStreak.incrementAndGet();
     if (streak == 1 || streak % 10 == 0) {
-      log.atError()
-          .addKeyValue("status", status)
-          .addKeyValue("consecutive_failures", streak)
-          .addKeyValue("body", logExcerpt(body))
-          .setCause(redaction.forLog(cause))
-          .log(redaction.forLog(message));
+      var event =
+          log.atError()
+              .addKeyValue("status", status)
+              .addKeyValue("consecutive_failures", streak)
+              .addKeyValue("body", logExcerpt(body));
+      if (cause instanceof java.io.IOException) {
+        event = event.addKeyValue("error", causeChain(cause)); // an outage, not a bug: no trace
+      } else {
+        event = event.setCause(redaction.forLog(cause));
+      }
+      event.log(redaction.forLog(message));
     }
     return new RetryableSinkException(message, status, cause, retryAfter, excerpt(body));
+  }
+
+  /** {@code Class: message} of {@code t} and its causes (at most 4), redacted (OBS-34). */
+  private String causeChain(Throwable t) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; t != null && i < 4; t = t.getCause(), i++) {
+      if (i > 0) {
+        sb.append(" <- ");
+      }
+      sb.append(t.getClass().getSimpleName());
+      if (t.getMessage() != null) {
+        sb.append(": ").append(redaction.forLog(t.getMessage()));
+      }
+    }
+    return sb.toString();
   }
 
   /**

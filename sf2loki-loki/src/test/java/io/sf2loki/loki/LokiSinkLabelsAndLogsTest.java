@@ -331,4 +331,33 @@ class LokiSinkLabelsAndLogsTest {
                     .doesNotContain(token)
                     .doesNotContain("c3ZjOnBhNTV3b3Jk"));
   }
+
+  @Test
+  @DisplayName(
+      "SINK-8, OBS-34: an unreachable Loki is one ERROR line naming the transport error and its"
+          + " causes, without a stack trace")
+  void sink8_unreachableLokiLogsNoStackTrace() throws Exception {
+    int closedPort;
+    try (var probe = new java.net.ServerSocket(0)) {
+      closedPort = probe.getLocalPort();
+    }
+    sink =
+        new LokiHttpSink(
+            LokiSinkSettings.of(URI.create("http://127.0.0.1:" + closedPort + PATH), "1.2.3"),
+            metrics,
+            time.sleeper(),
+            new Random(3));
+    Map<String, String> labels = Map.of("source", "eventlogfile");
+    assertThatThrownBy(() -> sink.push(new Batch(List.of(entry(labels, "x", "c1"))), true))
+        .isInstanceOf(RetryableSinkException.class);
+    List<ILoggingEvent> loud =
+        logs.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+    assertThat(loud)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getThrowableProxy()).isNull();
+              assertThat(rendered(e)).contains("error=ConnectException");
+            });
+  }
 }
