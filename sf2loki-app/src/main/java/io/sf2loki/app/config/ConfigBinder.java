@@ -14,6 +14,7 @@ import io.sf2loki.salesforce.pubsub.PubSubReaderSettings;
 import io.sf2loki.salesforce.pubsub.PubSubSourceSettings;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -141,6 +142,7 @@ final class ConfigBinder {
             sources(o.section("sources", SOURCES_KEYS), true, prefix, "orgs." + i + ".sources");
         orgs.add(new OrgConfig(name, sf, src, orgLoki(o)));
       }
+      warnSameOrgId(orgs);
     } else if (hasSalesforce) {
       SalesforceConfig sf = salesforce(root.section("salesforce", SALESFORCE_KEYS), "");
       SourcesConfig src = sources(root.section("sources", SOURCES_KEYS), true, "", "sources");
@@ -334,6 +336,35 @@ final class ConfigBinder {
         loki == null ? null : loki.labels().keySet(),
         multiOrg,
         labelCountProblems);
+  }
+
+  /**
+   * ORG-19: two {@code orgs} entries with the same configured org id (its 15-character form) ship
+   * the same events twice under different {@code org} labels — a warning, not an error (two
+   * integration users may split one org's sources on purpose).
+   */
+  private void warnSameOrgId(List<OrgConfig> orgs) {
+    Map<String, Integer> first = new HashMap<>();
+    for (int i = 0; i < orgs.size(); i++) {
+      SalesforceConfig sf = orgs.get(i).salesforce();
+      if (sf == null || sf.orgId().isEmpty() || sf.orgId().get().length() < 15) {
+        continue;
+      }
+      Integer j = first.putIfAbsent(sf.orgId().get().substring(0, 15), i);
+      if (j != null) {
+        warnings.add(
+            "orgs."
+                + i
+                + ".salesforce.org_id: the same org id "
+                + sf.orgId().get()
+                + " as orgs."
+                + j
+                + " ('"
+                + orgs.get(j).name()
+                + "'); sources both enable are shipped twice under different org labels"
+                + " (ORG-19)");
+      }
+    }
   }
 
   private void warnHashWithoutSalt(String orgPrefix, String source, List<TransformRule> rules) {

@@ -127,6 +127,23 @@ class MultiOrgConfigTest {
   }
 
   @Test
+  @DisplayName("ORG-19: two orgs with the same configured org id load with a warning naming both")
+  void org19_sameOrgIdWarns() {
+    String yaml =
+        TWO_ORGS
+            .replace("client_id: ca,", "client_id: ca, org_id: 00D000000000001EAA,")
+            .replace("client_id: cb,", "client_id: cb, org_id: 00D000000000001,");
+    Sf2lokiConfig cfg = load(dir, yaml, Map.of("B_TOKEN", "t"));
+    assertThat(cfg.warnings())
+        .filteredOn(w -> w.contains("ORG-19"))
+        .singleElement()
+        .asString()
+        .startsWith("orgs.1.salesforce.org_id: the same org id 00D000000000001 as orgs.0 ('a')");
+    Sf2lokiConfig distinct = load(dir, TWO_ORGS, Map.of("B_TOKEN", "t"));
+    assertThat(distinct.warnings()).noneMatch(w -> w.contains("ORG-19"));
+  }
+
+  @Test
   @DisplayName("CFG-10, CFG-11: duplicate names and names that are not label values are refused")
   void cfg11_namesRefusedWithDottedPath() {
     String dup = TWO_ORGS.replace("name: b", "name: a");
