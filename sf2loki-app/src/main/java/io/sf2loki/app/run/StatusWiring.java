@@ -9,6 +9,7 @@ import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.health.Readiness;
 import io.sf2loki.app.health.StatusSnapshot;
 import io.sf2loki.core.org.OrgScope;
+import io.sf2loki.core.org.OrgSource;
 import io.sf2loki.core.pipeline.LaneStatus;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.status.Redaction;
@@ -196,6 +197,9 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
       }
     }
     for (String id : board.polledIds()) {
+      if (OrgScope.split(id).org().isPresent() && OrgScope.split(id).key().isEmpty()) {
+        continue; // an org-level failure (OrgSource.ORG_ROW): shown on the org's rows
+      }
       if (named.add(id)) {
         OrgScope.Split split = OrgScope.split(id);
         String shown = split.org().map(o -> o + "/" + split.key()).orElse(id);
@@ -232,7 +236,7 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
     }
     long age = at.map(t -> Math.max(0, Duration.between(t, now).toSeconds())).orElse(-1L);
     var poll = st.lastPoll();
-    var err = st.lastError();
+    var err = newest(st.lastError(), orgFailure(key));
     return new StatusSnapshot.Source(
         name,
         position,
@@ -244,6 +248,21 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
         poll.map(p -> p.at().toString()).orElse(""),
         err.map(SourceStatusBoard.LastError::message).orElse(""),
         err.map(e -> e.at().toString()).orElse(""));
+  }
+
+  /** FEAT-3: the org-level failure (org id, authentication) of a prefixed key's org, if any. */
+  private Optional<SourceStatusBoard.LastError> orgFailure(String key) {
+    return OrgScope.split(key)
+        .org()
+        .flatMap(o -> board.get("org=" + o + ":" + OrgSource.ORG_ROW).lastError());
+  }
+
+  private static Optional<SourceStatusBoard.LastError> newest(
+      Optional<SourceStatusBoard.LastError> a, Optional<SourceStatusBoard.LastError> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return a.isEmpty() ? b : a;
+    }
+    return b.get().at().isAfter(a.get().at()) ? b : a;
   }
 
   /** The stored value of {@code key}; empty when absent or the store cannot answer. */

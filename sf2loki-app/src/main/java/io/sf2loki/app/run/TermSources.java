@@ -108,21 +108,22 @@ final class TermSources {
     AtomicBoolean firstTaken = new AtomicBoolean();
     String name = made.get(i).name();
     return new OrgSource(
-        wrap.scope(),
-        wrap.orgId(),
-        () -> {
-          if (firstTaken.compareAndSet(false, true)) {
-            return made.get(i);
-          }
-          List<Source> again = f.create(term);
-          if (again.size() <= i || !again.get(i).name().equals(name)) {
-            throw new IllegalStateException("source " + name + " could not be rebuilt (ORG-6)");
-          }
-          return report(again.get(i));
-        },
-        TermSources::authFailure,
-        time.sleeper(),
-        wrap.drained());
+            wrap.scope(),
+            wrap.orgId(),
+            () -> {
+              if (firstTaken.compareAndSet(false, true)) {
+                return made.get(i);
+              }
+              List<Source> again = f.create(term);
+              if (again.size() <= i || !again.get(i).name().equals(name)) {
+                throw new IllegalStateException("source " + name + " could not be rebuilt (ORG-6)");
+              }
+              return report(again.get(i));
+            },
+            TermSources::authFailure,
+            time.sleeper(),
+            wrap.drained())
+        .reportTo(reporter); // FEAT-3: org-level failures on the org's rows
   }
 
   /** ORG-6: an {@link AuthException}, possibly wrapped by a source's worker plumbing. */

@@ -135,6 +135,40 @@ class StatusWiringTest {
     }
   }
 
+  @Test
+  @DisplayName(
+      "FEAT-3, ORG-7: an org-level failure (org id, authentication) is the last error of each of"
+          + " that org's rows, not the other org's, and has no row of its own")
+  void feat3_orgFailureOnTheOrgsRows(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("sf2loki.yaml");
+    Files.writeString(
+        file,
+        "orgs:\n"
+            + "  - name: a\n"
+            + "    salesforce: {client_id: ca, username: u@x.com, private_key: K}\n"
+            + "    sources: {apexlog: {enabled: true}}\n"
+            + "  - name: b\n"
+            + "    salesforce: {client_id: cb, username: u@x.com, private_key: K}\n"
+            + "    sources: {apexlog: {enabled: true}}\n"
+            + "sink: {loki: {url: 'http://loki:3100/loki/api/v1/push'}}\n");
+    Sf2lokiConfig cfg = new ConfigLoader().load(file, Map.of());
+    FakeTime time = new FakeTime(NOW.minusSeconds(30));
+    SourceStatusBoard board = StatusWiring.newBoard(cfg, time.wall());
+    StatusWiring wiring =
+        new StatusWiring(cfg, "9.9.9", new Readiness(), new ActiveTerm(), board, time.wall());
+    wiring.store(new InMemoryCheckpointStore());
+    board.failed("org=b:apexlog", "SoqlException", "older source error");
+    time.setWall(NOW);
+    board.failed(
+        "org=b:" + io.sf2loki.core.org.OrgSource.ORG_ROW, "auth", "invalid_grant: audience");
+
+    StatusSnapshot s = wiring.get();
+    assertThat(s.sources())
+        .extracting(StatusSnapshot.Source::name, StatusSnapshot.Source::lastError)
+        .containsExactly(tuple("a/apexlog", ""), tuple("b/apexlog", "invalid_grant: audience"));
+    assertThat(s.sources().get(1).lastErrorAt()).isEqualTo(NOW.toString());
+  }
+
   // ---------------------------------------------------------------------------------------------
   // a running term against the simulated org and Loki receiver
 

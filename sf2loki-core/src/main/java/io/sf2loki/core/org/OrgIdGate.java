@@ -82,6 +82,20 @@ public final class OrgIdGate {
    * @throws InterruptedException if interrupted
    */
   public String await(StopSignal stop) throws InterruptedException {
+    return await(stop, e -> {});
+  }
+
+  /**
+   * Waits until the org id is known, telling {@code onFailure} of every failed attempt this caller
+   * made (FEAT-3: the org's {@code /statusz} rows show it).
+   *
+   * @param stop the caller's stop signal (the term's)
+   * @param onFailure hears each failed attempt's exception, on the calling thread
+   * @return the org id, or null when {@code stop} fired first
+   * @throws InterruptedException if interrupted
+   */
+  public String await(StopSignal stop, java.util.function.Consumer<Exception> onFailure)
+      throws InterruptedException {
     String id = resolved;
     if (id != null) {
       return id;
@@ -94,7 +108,7 @@ public final class OrgIdGate {
         if (stop.isStopped()) {
           return null;
         }
-        Duration wait = attempt(stop);
+        Duration wait = attempt(stop, onFailure);
         if (wait != null && !sleeper.sleep(wait, stop)) {
           return resolved;
         }
@@ -106,7 +120,8 @@ public final class OrgIdGate {
   }
 
   /** One attempt; the wait before the next one, or null on success. Holds the lock. */
-  private Duration attempt(StopSignal stop) throws InterruptedException {
+  private Duration attempt(StopSignal stop, java.util.function.Consumer<Exception> onFailure)
+      throws InterruptedException {
     try {
       String id = lookup.orgId(stop);
       if (id == null || id.isBlank()) {
@@ -123,6 +138,7 @@ public final class OrgIdGate {
         return Duration.ZERO; // the stop ended the call: the loop returns without logging
       }
       failures++;
+      onFailure.accept(e);
       Duration wait = delay;
       delay = delay.multipliedBy(2).compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay.multipliedBy(2);
       if (failures == 1 || failures % ERROR_EVERY == 0) {

@@ -3,6 +3,7 @@ package io.sf2loki.core.org;
 import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.Sleeper;
 import io.sf2loki.core.time.StopSignal;
 import java.time.Duration;
@@ -49,6 +50,7 @@ public final class OrgSource implements Source {
   private final CommitWait drained;
   private final Source first;
   private volatile int restarts;
+  private volatile PollReporter reporter = PollReporter.NONE;
 
   /**
    * Builds the first inner instance at once (its name and lane are this wrapper's).
@@ -75,6 +77,25 @@ public final class OrgSource implements Source {
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.drained = Objects.requireNonNull(drained, "drained");
     this.first = Objects.requireNonNull(factory.get(), "factory returned null");
+  }
+
+  /**
+   * FEAT-3: org-level failures (org-id resolution, ORG-6 authentication) are reported to {@code
+   * reporter} under the org's row id {@link #ORG_ROW} (an org-scoped reporter prefixes it); {@link
+   * PollReporter#NONE} until called.
+   *
+   * @return this
+   */
+  public OrgSource reportTo(PollReporter reporter) {
+    this.reporter = Objects.requireNonNull(reporter, "reporter");
+    return this;
+  }
+
+  /** The source id of org-level failures: empty, so an org-scoped reporter shows the org alone. */
+  public static final String ORG_ROW = "";
+
+  private void reportOrgFailure(String errorClass, Exception e) {
+    reporter.failed(ORG_ROW, errorClass, String.valueOf(e.getMessage()));
   }
 
   @Override
@@ -104,7 +125,7 @@ public final class OrgSource implements Source {
 
   @Override
   public void run(EntryEmitter emitter, StopSignal stop) throws Exception {
-    String id = orgId.await(stop);
+    String id = orgId.await(stop, e -> reportOrgFailure(contained.test(e) ? "auth" : "org_id", e));
     if (id == null) {
       return; // stopped before the org id was known
     }
@@ -127,6 +148,7 @@ public final class OrgSource implements Source {
         if (wrapped.emitted() > 0) {
           delay = INITIAL_DELAY;
         }
+        reportOrgFailure("auth", e);
         log.atError()
             .addKeyValue("org", org.name())
             .addKeyValue("source", current.name())

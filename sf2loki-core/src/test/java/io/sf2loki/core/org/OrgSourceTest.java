@@ -9,6 +9,7 @@ import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.EntryEmitter;
 import io.sf2loki.core.spi.Source;
+import io.sf2loki.core.status.PollReporter;
 import io.sf2loki.core.time.FakeTime;
 import io.sf2loki.core.time.StopSignal;
 import java.time.Duration;
@@ -165,6 +166,58 @@ class OrgSourceTest {
     assertThat(built).hasValue(8);
     assertThat(s.restarts()).isEqualTo(7);
     assertThat(lane).extracting(e -> e.checkpoint().key()).containsExactly("org=eu:apexlog");
+  }
+
+  @Test
+  @DisplayName(
+      "FEAT-3, ORG-7: org-id and authentication failures are reported on the org's row, so"
+          + " /statusz shows the last error while the org fails")
+  void feat3_orgFailuresReported() throws Exception {
+    List<String> reported = Collections.synchronizedList(new ArrayList<>());
+    PollReporter reporter =
+        new PollReporter() {
+          @Override
+          public void ok(String sourceId) {}
+
+          @Override
+          public void failed(String sourceId, String errorClass, String message) {
+            reported.add("[" + sourceId + "] " + errorClass + ": " + message);
+          }
+
+          @Override
+          public void paused(String sourceId) {}
+
+          @Override
+          public void skipped(String sourceId) {}
+        };
+    AtomicInteger lookups = new AtomicInteger();
+    OrgIdGate gate =
+        new OrgIdGate(
+            "eu",
+            stop -> {
+              if (lookups.incrementAndGet() < 2) {
+                throw new FakeAuthException("invalid_grant: expired access/refresh token");
+              }
+              return ID;
+            },
+            time.sleeper());
+    Deque<Source> script =
+        new ArrayDeque<>(
+            List.of(
+                new Scripted(List.of(), new FakeAuthException("INVALID_SESSION_ID")),
+                new Scripted(List.of(), null)));
+    new OrgSource(
+            ORG,
+            gate,
+            script::removeFirst,
+            e -> e instanceof FakeAuthException,
+            time.sleeper(),
+            CommitWait.NONE)
+        .reportTo(reporter)
+        .run(emitter, new StopSignal());
+    assertThat(reported)
+        .containsExactly(
+            "[] auth: invalid_grant: expired access/refresh token", "[] auth: INVALID_SESSION_ID");
   }
 
   @Test
