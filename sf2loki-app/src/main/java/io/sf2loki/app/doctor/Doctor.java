@@ -119,7 +119,7 @@ public final class Doctor {
   /** DOC-2 order for one org: its Salesforce rows, loki, transforms, the deployment's, limits. */
   private void orgRows(Sf2lokiConfig cfg, OrgConfig org, List<Check> rows)
       throws InterruptedException {
-    OrgPart sf = salesforce(org);
+    OrgPart sf = salesforce(org, salesforcePath(cfg, org));
     rows.addAll(sf.rows());
     Map<String, String> labels =
         new LinkedHashMap<>(
@@ -143,7 +143,7 @@ public final class Doctor {
    */
   private void allOrgRows(Sf2lokiConfig cfg, List<Check> rows) throws InterruptedException {
     for (OrgConfig org : cfg.orgs()) {
-      OrgPart sf = salesforce(org);
+      OrgPart sf = salesforce(org, salesforcePath(cfg, org));
       List<Check> own = new ArrayList<>(sf.rows());
       Optional<io.sf2loki.loki.LokiSinkSettings> sink = Components.orgSink(cfg, org);
       if (sink.isPresent()) {
@@ -174,12 +174,20 @@ public final class Doctor {
    */
   private record OrgPart(List<Check> rows, Check limits, String orgId) {}
 
-  private OrgPart salesforce(OrgConfig org) throws InterruptedException {
+  /**
+   * The dotted path of the org's {@code salesforce} block in hints: {@code orgs.<i>.salesforce}.
+   */
+  private static String salesforcePath(Sf2lokiConfig cfg, OrgConfig org) {
+    int i = cfg.orgs().indexOf(org);
+    return cfg.multiOrg() && i >= 0 ? "orgs." + i + ".salesforce" : "salesforce";
+  }
+
+  private OrgPart salesforce(OrgConfig org, String path) throws InterruptedException {
     List<Check> rows = new ArrayList<>();
     Sf2lokiMetrics metrics = new Sf2lokiMetrics(MeterProvider.noop(), Version.get());
     try (SpoolDirectory spool = SpoolDirectory.forCurrentProcess();
         Components.Org clients = Components.org(org, metrics, spool)) {
-      SalesforceChecks sf = new SalesforceChecks(org, clients);
+      SalesforceChecks sf = new SalesforceChecks(org, clients, path);
       SalesforceChecks.AuthResult auth = sf.auth();
       rows.add(auth.check());
       if (auth.orgId() == null) {

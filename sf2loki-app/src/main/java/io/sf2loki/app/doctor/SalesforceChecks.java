@@ -33,10 +33,16 @@ final class SalesforceChecks {
 
   private final OrgConfig org;
   private final Components.Org clients;
+  private final String path;
 
-  SalesforceChecks(OrgConfig org, Components.Org clients) {
+  /**
+   * @param path the dotted path of the org's {@code salesforce} block, named in hints ({@code
+   *     salesforce}, or {@code orgs.<i>.salesforce} in multi-org mode)
+   */
+  SalesforceChecks(OrgConfig org, Components.Org clients, String path) {
     this.org = org;
     this.clients = clients;
+    this.path = path;
   }
 
   /** What the auth row learned: the org id when it passed. */
@@ -59,39 +65,44 @@ final class SalesforceChecks {
                   + orgId),
           orgId);
     } catch (AuthException e) {
-      return new AuthResult(Check.fail("auth", e.getMessage() + authHint(sf, e)), null);
+      return new AuthResult(Check.fail("auth", e.getMessage() + authHint(sf, e, path)), null);
     }
   }
 
   /** The operator's hint for a failed mint (DOC-2 row 2), starting with {@code " — hint: "}. */
-  static String authHint(SalesforceConfig sf, AuthException e) {
+  static String authHint(SalesforceConfig sf, AuthException e, String path) {
     boolean jwt = sf.authMode() == io.sf2loki.salesforce.auth.AuthMode.JWT_BEARER;
     String code = e.errorCode() == null ? "" : e.errorCode();
     String host = hostOf(sf.loginUrl());
     String hint;
     if (!jwt && (host.equals("login.salesforce.com") || host.equals("test.salesforce.com"))) {
       hint =
-          "client_credentials needs the org's My Domain URL as salesforce.login_url, not the"
+          "client_credentials needs the org's My Domain URL as "
+              + path
+              + ".login_url, not the"
               + " generic login host "
               + host;
     } else if (code.equals("invalid_grant") && jwt) {
       hint =
           "user not pre-authorised for the connected app, certificate mismatch, or wrong audience"
               + " for My Domain: check the connected app's policies and certificate, the username,"
-              + " and salesforce.jwt_audience (AUTH-3)";
+              + " and "
+              + path
+              + ".jwt_audience (AUTH-3)";
     } else if (code.equals("invalid_client_id")) {
       hint =
-          "salesforce.client_id is not the consumer key of a connected app in this org (or the"
+          path
+              + ".client_id is not the consumer key of a connected app in this org (or the"
               + " app is not yet available: new connected apps take up to 10 minutes)";
     } else if (code.equals("invalid_client")) {
-      hint = "salesforce.client_secret does not match the connected app's consumer secret";
+      hint = path + ".client_secret does not match the connected app's consumer secret";
     } else if (code.equals("unsupported_grant_type")) {
       hint =
           jwt
               ? "the connected app does not allow the JWT bearer flow"
               : "enable the Client Credentials Flow on the connected app and set its run-as user";
     } else if (e.isTransport()) {
-      hint = "cannot reach " + Components.scrub(sf.loginUrl()) + ": check salesforce.login_url";
+      hint = "cannot reach " + Components.scrub(sf.loginUrl()) + ": check " + path + ".login_url";
     } else if (code.equals("invalid_grant")) {
       hint = "the run-as user of the client credentials flow is missing or inactive";
     } else {

@@ -137,8 +137,8 @@ class DoctorAllOrgsEndToEndTest {
   @Test
   @DisplayName(
       "FEAT-9/DOC-6: doctor --all-orgs checks both orgs (rows prefixed <org>/) and the"
-          + " deployment-wide rows once; beta's wrong client id FAILs beta/auth only, alpha's rows"
-          + " pass, exit 1 (DOC-1 over all rows)")
+          + " deployment-wide rows once; beta's wrong client id FAILs beta/auth only (its hint names"
+          + " orgs.1.salesforce.client_id), alpha's rows pass, exit 1 (DOC-1 over all rows)")
   void feat9_allOrgs() throws Exception {
     int code = doctor(config(""), "--all-orgs", "--json");
     JsonNode r = json();
@@ -177,7 +177,9 @@ class DoctorAllOrgsEndToEndTest {
     assertThat(row(r, "alpha/auth").get("detail").asText()).contains("org_id=00D0000000000AAAAA");
     JsonNode auth = row(r, "beta/auth");
     assertThat(auth.get("status").asText()).isEqualTo("FAIL");
-    assertThat(auth.get("detail").asText()).contains("invalid_client_id");
+    assertThat(auth.get("detail").asText())
+        .contains("invalid_client_id")
+        .contains("hint: orgs.1.salesforce.client_id is not the consumer key");
     for (String n : List.of("permissions", "entitlement", "traceflags", "limits")) {
       assertThat(row(r, "beta/" + n).get("detail").asText()).isEqualTo("skipped: auth failed");
     }
