@@ -84,6 +84,7 @@ public final class Cli {
             this::rejectRootCheck,
             actions::backfill,
             java.time.InstantSource.system()));
+    hideInheritedConfig(commandLine.getSubcommands().get("demo")); // FEAT-17: takes no --config
     shareVersion(commandLine);
     commandLine.setOut(out);
     commandLine.setErr(err);
@@ -149,6 +150,19 @@ public final class Cli {
   /** What the commands do (for the subcommands in their own files). */
   CommandActions actions() {
     return actions;
+  }
+
+  /**
+   * Hides the inherited {@code --config} from {@code cmd}'s help; it still parses, so the command
+   * can refuse it with its own message.
+   */
+  private static void hideInheritedConfig(CommandLine cmd) {
+    CommandLine.Model.CommandSpec spec = cmd.getCommandSpec();
+    CommandLine.Model.OptionSpec config = spec.findOption("--config");
+    if (config != null && !config.hidden()) {
+      spec.remove(config);
+      spec.addOption(CommandLine.Model.OptionSpec.builder(config).hidden(true).build());
+    }
   }
 
   /** The {@code --config} path of the current invocation, wherever it was written, or null. */

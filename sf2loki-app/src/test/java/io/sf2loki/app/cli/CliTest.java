@@ -240,7 +240,8 @@ class CliTest {
   @Test
   @DisplayName(
       "FEAT-17: demo runs with no configuration; --config (before or after demo) is a"
-          + " usage error that says so, exit 2, and the demo does not start")
+          + " usage error that says so, exit 2, and the demo does not start; demo --help does not"
+          + " offer --config")
   void feat17_demoRefusesConfig() {
     assertThat(cli.execute("--config", "q.yaml", "demo")).isEqualTo(2);
     assertThat(err.toString())
@@ -251,6 +252,10 @@ class CliTest {
     assertThat(cli.execute("demo", "--config=q.yaml", "--duration", "1m")).isEqualTo(2);
     assertThat(err.toString()).contains("demo takes no --config");
     assertThat(actions.calls).isEmpty();
+    StringWriter help = new StringWriter();
+    new Cli(actions, new PrintWriter(help), new PrintWriter(new StringWriter()), new HealthProbe())
+        .execute("demo", "--help");
+    assertThat(help.toString()).contains("--loki-url").doesNotContain("--config=");
   }
 
   @Test
