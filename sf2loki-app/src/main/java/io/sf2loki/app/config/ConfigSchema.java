@@ -116,7 +116,22 @@ public final class ConfigSchema {
               s == SinkKeys.LABELS ? labels() : map(NF.objectNode().put("type", "string"));
           case RATE_MAP -> rates(s);
         };
+    if (s.required() && s.type() != Setting.Type.SECRET) { // a secret may come from <key>_file
+      return required(describe(schema, s.description()));
+    }
     return lenient(describe(schema, s.description()));
+  }
+
+  /** A required setting: no null or empty string (CFG-2: absent), an interpolation allowed. */
+  private static ObjectNode required(ObjectNode n) {
+    ObjectNode nonEmpty = n.deepCopy();
+    nonEmpty.remove("description");
+    nonEmpty.put("minLength", 1);
+    ObjectNode out = anyOf(nonEmpty, pattern(INTERPOLATED));
+    if (n.has("description")) {
+      out.set("description", n.get("description"));
+    }
+    return out;
   }
 
   /** A string setting, with the loader's pattern when it has one (CFG-10). */
@@ -129,7 +144,9 @@ public final class ConfigSchema {
   private static ObjectNode bareItem(Group c) {
     for (Setting s : c.settings()) {
       if (s.key().equals("name")) {
-        return named(s);
+        String p = PATTERNS.get(s);
+        ObjectNode text = NF.objectNode().put("type", "string").put("minLength", 1);
+        return p == null ? text : text.put("pattern", p);
       }
     }
     return string();

@@ -120,6 +120,9 @@ final class SourceBinding {
     for (int i = 0; i < items.size(); i++) {
       String p = s.path("event_types") + "." + i;
       Section t = eventTypeSection(items.get(i), p);
+      if (t == null) {
+        continue;
+      }
       String name = eventTypeName(t);
       List<String> smf =
           t.has("structured_metadata_fields")
@@ -177,8 +180,21 @@ final class SourceBinding {
     return new SourceConfig<>(enabled, settings, rules);
   }
 
-  /** An {@code event_types[]} item; a bare string {@code X} binds as {@code {name: X}}. */
+  /**
+   * An {@code event_types[]} item; a bare string {@code X} binds as {@code {name: X}}; any other
+   * scalar is one problem and null.
+   */
   private Section eventTypeSection(JsonNode item, String path) {
+    if (item.isValueNode() && !item.isTextual() && !item.isNull()) {
+      problems.add(
+          path,
+          "expected an event type name or a mapping with name, got "
+              + Section.describe(item)
+              + " '"
+              + item.asText()
+              + "'");
+      return null;
+    }
     if (item.isTextual()) {
       ObjectNode obj = JsonNodeFactory.instance.objectNode();
       obj.set("name", item);

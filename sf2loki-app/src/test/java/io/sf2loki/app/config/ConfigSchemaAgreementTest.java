@@ -14,6 +14,7 @@ import com.networknt.schema.SpecificationVersion;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -81,6 +82,10 @@ class ConfigSchemaAgreementTest {
         "sink.loki.labels                         | {\"team\": \"x\"}",
         "sink.loki.encoding                       | \"xml\"",
         "sink.loki.batch.max_entry                | 5",
+        "sources.eventlogfile.event_types         | [\"Login\", 7]",
+        "salesforce.client_id                     | \"\"",
+        "salesforce.client_id                     | null",
+        "sink.loki.url                            | \"\"",
       })
   void cfg39_bothRefuse(String path, String value) throws Exception {
     ObjectNode tree = with(path.strip(), value.strip());
@@ -118,11 +123,25 @@ class ConfigSchemaAgreementTest {
         "salesforce.org_id                        | \"00D000000000001AAA\"",
         "sources.eventlogfile.event_types         | [\"Login\", {\"name\": \"*\"}]",
         "sink.loki.labels                         | {\"job\": \"sf\", \"environment\": \"prod\"}",
+        "salesforce.client_id                     | \"${API_VERSION}\"",
       })
   void cfg39_bothAccept(String path, String value) throws Exception {
     ObjectNode tree = with(path.strip(), value.strip());
     load(tree);
     assertThat(SCHEMA.validate(tree)).as("schema errors for " + tree).isEmpty();
+  }
+
+  @Test
+  @DisplayName("CFG-17: a number among event_types is one problem naming the item")
+  void cfg17_numberEventTypeIsOneProblem() throws Exception {
+    ObjectNode tree =
+        with("sources.eventlogfile", "{\"enabled\": true, \"event_types\": [\"Login\", 7]}");
+    assertThatThrownBy(() -> load(tree))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "sources.eventlogfile.event_types.1: expected an event type name or a mapping with"
+                + " name, got a number '7'")
+        .hasMessageNotContaining("event_types.1.name");
   }
 
   @ParameterizedTest(name = "orgs.0.name = {0}")
