@@ -139,6 +139,15 @@ public final class StateCommands {
                 doc.put(key, value);
                 return doc;
               });
+          KeyOwners.problem(cfg, key)
+              .ifPresent(
+                  why ->
+                      err.println(
+                          "sf2loki: WARN: no configured source reads "
+                              + key
+                              + " ("
+                              + why
+                              + "); written all the same"));
           out.println("sf2loki: set " + key + " = " + value);
           return 0;
         });

@@ -225,6 +225,35 @@ class StateCommandsEndToEndTest {
 
   @Test
   @DisplayName(
+      "CLI-8: set WARNs on stderr after the write when no configured source reads the key (a typo, another mode's"
+          + " prefix), and writes it all the same; a read key gets no such WARN")
+  void setWarnsOnKeyNoSourceReads() throws Exception {
+    Path state = dir.resolve("state.json");
+    Path cfg =
+        config(
+            "sources:\n"
+                + "  pubsub: {enabled: false}\n"
+                + "  eventlogfile: {enabled: true, event_types: [Login]}\n"
+                + "state: {file: {path: \""
+                + state
+                + "\"}}\n");
+    String cursor = "{\"ids\": [], \"last_created\": \"2026-12-01T00:00:00.000+0000\"}";
+    assertThat(state(cfg, "set", "eventlogfile:Login", cursor)).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("WARN");
+    assertThat(state(cfg, "set", "eventlogfile:Logn", cursor)).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains(
+            "WARN: no configured source reads eventlogfile:Logn (sources.eventlogfile is not"
+                + " enabled or has no event type 'Logn'); written all the same");
+    err.reset();
+    assertThat(state(cfg, "set", "org=eu:eventlogfile:Login", cursor)).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("org-prefixed keys are read only in multi-org mode");
+    assertThat(Files.readString(state)).contains("eventlogfile:Logn", "org=eu:eventlogfile:Login");
+  }
+
+  @Test
+  @DisplayName(
       "CLI-9: while a daemon holds the file store's lock, set/delete/import refuse with exit 1 and"
           + " the stop-or---force message; show still reads; --force writes")
   void refusesWhileLocked() throws Exception {
