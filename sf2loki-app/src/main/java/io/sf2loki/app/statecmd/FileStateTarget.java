@@ -40,6 +40,17 @@ final class FileStateTarget implements StateTarget {
 
   @Override
   public Map<String, String> edit(UnaryOperator<Map<String, String>> edit) {
+    Path parent = path.toAbsolutePath().getParent();
+    if (parent != null && !java.nio.file.Files.exists(parent)) { // CLI-21: never create it
+      throw new StateFileException(
+          FileProblem.describe(
+              FileProblem.Access.WRITE,
+              "the state file",
+              path,
+              new java.nio.file.NoSuchFileException(path.toString()),
+              "state.file.path"),
+          null);
+    }
     try {
       return doEdit(edit);
     } catch (StateException e) {

@@ -99,6 +99,32 @@ class StateFileErrorsTest {
 
   @Test
   @DisplayName(
+      "CLI-21: set, delete and import into a state file whose directory does not exist exit 2"
+          + " naming the directory, and create nothing")
+  void cli21_missingDirectoryIsNotCreated() throws Exception {
+    Path missing = dir.resolve("no-such-dir");
+    Path state = missing.resolve("state.json");
+    Path cfg = config(state);
+    Path imp = Files.writeString(dir.resolve("import.json"), "{\"apexlog\": \"x\"}");
+    for (String[] cmd :
+        new String[][] {
+          {"set", "apexlog", "2024-05-01T10:00:00.000+0000"},
+          {"delete", "apexlog"},
+          {"import", imp.toString()}
+        }) {
+      assertThat(state(cfg, cmd)).as(String.join(" ", cmd) + ": " + err()).isEqualTo(2);
+      assertThat(err())
+          .startsWith("sf2loki: cannot write the state file " + state)
+          .contains(
+              "its directory " + missing + " does not exist; create it or fix state.file.path");
+      assertHuman(err(), state);
+      err.reset();
+    }
+    assertThat(Files.exists(missing)).isFalse();
+  }
+
+  @Test
+  @DisplayName(
       "CLI-21: a state file whose parent is a regular file: show, set and export print which"
           + " file, what is wrong and what to do, no exception text, exit 2")
   void cli21_parentIsNotADirectory() throws Exception {
