@@ -79,7 +79,10 @@ final class OrgFeed implements AutoCloseable {
     return published.size();
   }
 
-  /** Every published event: key → publish instant ({@link System#nanoTime()}). */
+  /**
+   * The events published in {@code [fromNanos, toNanos)} ({@link System#nanoTime()}), each as
+   * {@code {publish instant, arrival instant at rx or -1 when it never arrived}}.
+   */
   List<long[]> latencies(OrgLatencyReceiver rx, long fromNanos, long toNanos) {
     List<long[]> out = new ArrayList<>();
     published.forEach(
