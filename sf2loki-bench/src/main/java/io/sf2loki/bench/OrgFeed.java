@@ -26,7 +26,6 @@ final class OrgFeed implements AutoCloseable {
   final String topic;
   final SimOrg org;
   final SimPubSub pubsub;
-  private final String eventType;
   private final ConcurrentHashMap<String, Long> published = new ConcurrentHashMap<>();
   private long publishedCount; // publisher thread only
 
@@ -35,7 +34,6 @@ final class OrgFeed implements AutoCloseable {
     this.topic = topic;
     this.org = org;
     this.pubsub = pubsub;
-    this.eventType = topic.substring(topic.lastIndexOf('/') + 1);
   }
 
   /**
@@ -68,7 +66,10 @@ final class OrgFeed implements AutoCloseable {
     }
     long t = System.nanoTime();
     for (PublishedEvent e : pubsub.publish(topic, n)) {
-      published.put(OrgLatencyReceiver.key(name, eventType, e.replayIdBase64()), t);
+      if (!(e.fields().get("EventIdentifier") instanceof String id)) {
+        throw new IllegalStateException(topic + " events carry no EventIdentifier");
+      }
+      published.put(OrgLatencyReceiver.key(name, id), t);
     }
     publishedCount += n;
     return n;

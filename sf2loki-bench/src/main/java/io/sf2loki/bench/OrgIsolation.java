@@ -331,7 +331,7 @@ public final class OrgIsolation {
         sink:
           loki:
             url: "%s"
-            structured_metadata_fields: [replay_id]
+            structured_metadata_fields: [replay_id, event_identifier]
         state:
           file:
             path: "%s"

@@ -19,10 +19,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The Loki-push-compatible receiver of {@link OrgIsolation}: {@code POST /loki/api/v1/push} (any
  * encoding {@link LokiPushDecoder} reads) → 204, recording for every entry the {@link
- * System#nanoTime()} at which its request arrived, keyed {@code <org label>|<event_type
- * label>|<replay_id metadata>} (first arrival kept; later ones count as duplicates). It also counts
- * entries whose {@code sf_org_id} label is not the one expected for their {@code org} label. The
- * publisher runs in the same JVM, so publish and receive instants share one clock.
+ * System#nanoTime()} at which its request arrived, keyed {@code <org label>|<event_identifier
+ * metadata>} (the event's {@code EventIdentifier}, a UUID unique across both simulated orgs, so an
+ * event shipped under the other org's label is never matched; first arrival kept, later ones count
+ * as duplicates). It also counts entries whose {@code sf_org_id} label is not the one expected for
+ * their {@code org} label. The publisher runs in the same JVM, so publish and receive instants
+ * share one clock.
  */
 final class OrgLatencyReceiver implements AutoCloseable {
   private final HttpServer server;
@@ -58,8 +60,8 @@ final class OrgLatencyReceiver implements AutoCloseable {
   }
 
   /** The key an entry is recorded under. */
-  static String key(String org, String eventType, String replayId) {
-    return org + "|" + eventType + "|" + replayId;
+  static String key(String org, String eventIdentifier) {
+    return org + "|" + eventIdentifier;
   }
 
   /** Arrival ({@link System#nanoTime()}) of the first entry recorded under {@code key}, or null. */
@@ -122,13 +124,12 @@ final class OrgLatencyReceiver implements AutoCloseable {
       throws LokiLabels.LabelParseException, LokiLabels.DuplicateLabelException {
     Map<String, String> labels = LokiLabels.parse(s.labels());
     String org = labels.getOrDefault("org", "");
-    String eventType = labels.getOrDefault("event_type", "");
     boolean idMatches = labels.getOrDefault("sf_org_id", "").equals(orgIds.get(org));
     for (PushedEntry e : s.entries()) {
       if (!idMatches) {
         wrongOrgId.incrementAndGet();
       }
-      String k = key(org, eventType, e.structuredMetadata().getOrDefault("replay_id", ""));
+      String k = key(org, e.structuredMetadata().getOrDefault("event_identifier", ""));
       if (firstSeen.putIfAbsent(k, now) == null) {
         perOrg.computeIfAbsent(org, o -> new AtomicLong()).incrementAndGet();
       } else {

@@ -116,7 +116,7 @@ class MultiOrgPubSubEndToEndTest {
             sink:
               loki:
                 url: "%s"
-                structured_metadata_fields: [replay_id]
+                structured_metadata_fields: [replay_id, event_identifier]
             state:
               file:
                 path: "%s"
@@ -153,13 +153,20 @@ class MultiOrgPubSubEndToEndTest {
     }
   }
 
-  private static Set<String> replayIds(List<PublishedEvent> events) {
-    return events.stream().map(PublishedEvent::replayIdBase64).collect(Collectors.toSet());
+  /** The published events as {@code replay_id/event_identifier} (replay ids repeat across orgs). */
+  private static Set<String> ids(List<PublishedEvent> events) {
+    return events.stream()
+        .map(e -> e.replayIdBase64() + "/" + e.fields().get("EventIdentifier"))
+        .collect(Collectors.toSet());
   }
 
-  private Set<String> receivedReplayIds(String org) {
+  private Set<String> receivedIds(String org) {
     return loki.entries(Map.of("org", org)).stream()
-        .map(e -> e.structuredMetadata().get("replay_id"))
+        .map(
+            e ->
+                e.structuredMetadata().get("replay_id")
+                    + "/"
+                    + e.structuredMetadata().get("event_identifier"))
         .collect(Collectors.toSet());
   }
 
@@ -219,8 +226,9 @@ class MultiOrgPubSubEndToEndTest {
     assertThat(thread.isAlive()).isFalse();
     assertThat(status.get()).as(err.toString(StandardCharsets.UTF_8)).isZero();
 
-    assertThat(receivedReplayIds("alpha")).isEqualTo(replayIds(alphaEvents));
-    assertThat(receivedReplayIds("beta")).isEqualTo(replayIds(betaEvents));
+    assertThat(receivedIds("alpha")).isEqualTo(ids(alphaEvents));
+    assertThat(receivedIds("beta")).isEqualTo(ids(betaEvents));
+    assertThat(ids(alphaEvents)).doesNotContainAnyElementsOf(ids(betaEvents));
     List<ReceivedEntry> got = loki.entries();
     assertThat(got).hasSize(alphaEvents.size() + betaEvents.size());
     assertThat(loki.duplicatesDropped()).as("nothing sent twice").isZero();
