@@ -191,7 +191,8 @@ final class ProcessAssembly {
       }
     }
     Sink shared = lokiSink(base);
-    Sink built = byOrg.isEmpty() ? shared : new TenantSplitSink(shared, byOrg);
+    // multi-org: the split also names each part's orgs in its sink's log lines (SINK-20)
+    Sink built = cfg.multiOrg() ? new TenantSplitSink(shared, byOrg) : shared;
     sink = options.sinkDecorator().apply(built);
     closers.push(sink);
     limiter =
