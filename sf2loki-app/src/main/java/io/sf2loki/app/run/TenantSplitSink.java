@@ -33,7 +33,10 @@ import org.slf4j.MDC;
  * delivered or deliberately dropped. A part that fails retryably fails the attempt; the batch's
  * retry pushes only the parts not yet settled (duplicates of nothing). A part rejected permanently
  * is dropped and counted with its reason (PIPE-8) while the other parts are delivered; when every
- * part was rejected the rejection is the batch's.
+ * part was rejected the rejection is the batch's. In the daemon each lane carries one identity
+ * group's entries (PIPE-28, ORG-15), so a batch has one part and a failing tenant holds only its
+ * own lanes (ORG-16). While a part is pushed, the logging context names its orgs ({@code org},
+ * SINK-20).
  *
  * <p>Thread-safe as its sinks are; a delivery is confined to the lane's consumer thread. {@link
  * #close()} closes every sink.

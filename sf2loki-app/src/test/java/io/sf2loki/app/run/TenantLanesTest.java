@@ -144,7 +144,7 @@ class TenantLanesTest {
 
   @Test
   @DisplayName(
-      "PIPE-28, ORG-16: tenant B answers 503 for a long time while tenant A's rows land and commit;"
+      "PIPE-28, ORG-16, OBS-39: tenant B answers 503 for a long time while tenant A's rows land and commit;"
           + " B's checkpoint never advances while it fails; after B recovers every B row lands"
           + " exactly once and B commits")
   void pipe28_org16_failingTenantDelaysOnlyItsOwnOrgs() throws Exception {

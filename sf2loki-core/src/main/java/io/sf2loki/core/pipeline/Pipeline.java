@@ -266,6 +266,13 @@ public final class Pipeline {
     return out;
   }
 
+  /** Lane name → its queue's entry and byte bounds, in lane order (tests: PIPE-28). */
+  Map<String, List<Long>> queueBounds() {
+    Map<String, List<Long>> out = new LinkedHashMap<>();
+    queues.forEach((id, q) -> out.put(id.label(), List.of((long) q.maxEntries(), q.maxBytes())));
+    return out;
+  }
+
   /** The earliest failing mark over the lanes (PIPE-11), or empty when all are healthy. */
   public Optional<Instant> failingSince() {
     return consumers.values().stream()
