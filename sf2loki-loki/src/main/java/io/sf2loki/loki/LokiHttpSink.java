@@ -311,6 +311,7 @@ public final class LokiHttpSink implements Sink {
       metrics.lokiPartialAcceptanceFallbacks.add(1);
       metrics.lokiEntriesResent.add(entries.size(), BISECTION);
       log.atWarn()
+          .addKeyValue("tenant", transport.tenant()) // SINK-20
           .addKeyValue("entries", entries.size())
           .addKeyValue("body", transport.logExcerpt(ex.body()))
           .log("loki partially accepted a push without naming every refused entry; splitting");
@@ -360,6 +361,7 @@ public final class LokiHttpSink implements Sink {
     if (unknown > 0) {
       p.marks.dropUnidentified(DistributorRejections.UNKNOWN_REASON, unknown);
       log.atWarn()
+          .addKeyValue("tenant", transport.tenant()) // SINK-20
           .addKeyValue("status", ex.status())
           .addKeyValue("reason", DistributorRejections.UNKNOWN_REASON)
           .addKeyValue("entries", unknown)
@@ -454,6 +456,7 @@ public final class LokiHttpSink implements Sink {
     }
     p.marks.drop(entries, reason);
     log.atWarn()
+        .addKeyValue("tenant", transport.tenant()) // SINK-20
         .addKeyValue("status", ex.status())
         .addKeyValue("reason", reason)
         .addKeyValue("entries", entries.size())

@@ -59,6 +59,9 @@ final class LokiTransport implements AutoCloseable {
   private final AtomicLong failureStreak = new AtomicLong();
   private final Redaction redaction;
 
+  /** SINK-20: the {@code tenant} field of this sink's failure logs; empty without a tenant. */
+  private final String tenant;
+
   LokiTransport(LokiSinkSettings settings, Sf2lokiMetrics metrics, Executor cpu, TenantGate gate) {
     this.metrics = metrics;
     this.cpu = cpu;
@@ -66,6 +69,7 @@ final class LokiTransport implements AutoCloseable {
     this.encoder = LokiEncoder.of(settings.encoding(), settings.compression());
     this.requests = new LokiRequests(settings);
     this.redaction = new Redaction(secrets(settings));
+    this.tenant = tenant(settings);
     this.client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -162,6 +166,7 @@ final class LokiTransport implements AutoCloseable {
       }
       Duration wait = next.get();
       log.atWarn()
+          .addKeyValue("tenant", tenant)
           .addKeyValue("attempt", attempt)
           .addKeyValue("status", status)
           .addKeyValue("wait_ms", wait.toMillis())
@@ -189,6 +194,7 @@ final class LokiTransport implements AutoCloseable {
     if (streak == 1 || streak % 10 == 0) {
       var event =
           log.atError()
+              .addKeyValue("tenant", tenant)
               .addKeyValue("status", status)
               .addKeyValue("consecutive_failures", streak)
               .addKeyValue("body", logExcerpt(body));
@@ -215,6 +221,16 @@ final class LokiTransport implements AutoCloseable {
       }
     }
     return sb.toString();
+  }
+
+  /** SINK-20: the tenant a log line names ({@code tenant_id}), empty when none is configured. */
+  static String tenant(LokiSinkSettings settings) {
+    return settings.tenantId() == null ? "" : settings.tenantId();
+  }
+
+  /** SINK-20: this sink's tenant, as its log lines name it. */
+  String tenant() {
+    return tenant;
   }
 
   /**

@@ -334,6 +334,39 @@ class LokiSinkLabelsAndLogsTest {
 
   @Test
   @DisplayName(
+      "SINK-20: a 401's ERROR and a 400 drop's WARN name the sink's tenant (empty without one)")
+  void sink20_failureLogsNameTheTenant() throws Exception {
+    wm.stubFor(post(PATH).atPriority(5).willReturn(aResponse().withStatus(401).withBody("no")));
+    wm.stubFor(
+        post(PATH)
+            .atPriority(1)
+            .withRequestBody(containing("POISON"))
+            .willReturn(aResponse().withStatus(400).withBody("invalid entry")));
+    wm.stubFor(
+        post(PATH)
+            .atPriority(2)
+            .withRequestBody(containing("fine"))
+            .willReturn(aResponse().withStatus(204)));
+    sink =
+        new LokiHttpSink(
+            settings().withEncoding(Encoding.JSON, Compression.NONE).withAuth("team-b", null),
+            metrics,
+            time.sleeper(),
+            new Random(3));
+    Map<String, String> labels = Map.of("source", "eventlogfile");
+    assertThatThrownBy(() -> sink.push(new Batch(List.of(entry(labels, "x", "c1"))), true))
+        .isInstanceOf(RetryableSinkException.class);
+    sink.push(new Batch(List.of(entry(labels, "POISON", "c2"), entry(labels, "fine", "c3"))), true);
+    List<ILoggingEvent> loud =
+        logs.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).toList();
+    assertThat(loud)
+        .anyMatch(e -> e.getLevel() == Level.ERROR && rendered(e).contains("status=401"))
+        .anyMatch(e -> e.getLevel() == Level.WARN && rendered(e).contains("status=400"))
+        .allSatisfy(e -> assertThat(rendered(e)).contains("tenant=team-b"));
+  }
+
+  @Test
+  @DisplayName(
       "SINK-8, OBS-34: an unreachable Loki is one ERROR line naming the transport error and its"
           + " causes, without a stack trace")
   void sink8_unreachableLokiLogsNoStackTrace() throws Exception {

@@ -71,7 +71,8 @@ public record StatusSnapshot(
   /**
    * One pipeline lane of the running term (OBS-36).
    *
-   * @param name lane name ({@code streaming}, {@code bulk})
+   * @param name lane name ({@code streaming}, {@code bulk}; {@code <kind>/<group>} for a Loki
+   *     identity group's lane, OBS-39)
    * @param depth entries queued (PIPE-3)
    * @param bytes bytes charged to the lane's budget (PIPE-3 cost)
    * @param failingSince ISO-8601 instant of the lane's PIPE-11 failing mark, or empty

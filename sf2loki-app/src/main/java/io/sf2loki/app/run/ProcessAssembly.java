@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,7 @@ final class ProcessAssembly {
   private CheckpointStore store;
   private CpuPool cpu;
   private Sink sink;
+  private Map<String, String> laneGroups = Map.of(); // PIPE-28: org → identity group
   private EntryLimiter limiter;
   private CommitGauges gauges;
 
@@ -177,17 +179,20 @@ final class ProcessAssembly {
     cpu = new CpuPool();
     closers.push(cpu);
     LokiSinkSettings base = cfg.loki().push().withVersion(version);
-    Map<String, Sink> byOrg = new LinkedHashMap<>(); // FEAT-6: orgs with their own identity
-    if (cfg.multiOrg()) {
-      for (OrgConfig org : cfg.orgs()) {
-        if (TenantSplitSink.overrides(org, base)) {
-          Sink own = lokiSink(org.loki().applyTo(base));
-          byOrg.put(org.name(), own);
-        }
+    // FEAT-6, PIPE-28: one sink per distinct identity, shared by the orgs that have it
+    laneGroups = cfg.multiOrg() ? TenantSplitSink.identityGroups(cfg.orgs(), base) : Map.of();
+    Map<String, Sink> byGroup = new HashMap<>();
+    Map<String, Sink> byOrg = new LinkedHashMap<>();
+    for (OrgConfig org : cfg.orgs()) {
+      String group = laneGroups.get(org.name());
+      if (group != null) {
+        byOrg.put(
+            org.name(), byGroup.computeIfAbsent(group, g -> lokiSink(org.loki().applyTo(base))));
       }
     }
     Sink shared = lokiSink(base);
-    Sink built = byOrg.isEmpty() ? shared : new TenantSplitSink(shared, byOrg);
+    // multi-org: the split also names each part's orgs in its sink's log lines (SINK-20)
+    Sink built = cfg.multiOrg() ? new TenantSplitSink(shared, byOrg) : shared;
     sink = options.sinkDecorator().apply(built);
     closers.push(sink);
     limiter =
@@ -242,6 +247,15 @@ final class ProcessAssembly {
 
   CpuPool cpu() {
     return cpu;
+  }
+
+  /**
+   * PIPE-28: the Loki identity group of {@code org}'s lanes — the name of the first org (in
+   * configuration order) with the same {@code orgs[].loki} identity — or empty when the org uses
+   * {@code sink.loki}'s. Valid after {@link #sink(String)}.
+   */
+  String laneGroup(String org) {
+    return laneGroups.getOrDefault(org, "");
   }
 
   Sink sink() {

@@ -144,7 +144,7 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
     for (LaneStatus l : activeTerm.laneStatus()) {
       lanes.add(
           new StatusSnapshot.Lane(
-              l.lane().label(),
+              l.name(), // OBS-39: <kind>/<group> for an identity lane
               l.depth(),
               l.bytes(),
               l.failingSince().map(Instant::toString).orElse("")));

@@ -10,6 +10,8 @@ import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.loki.LokiSinkSettings;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -17,8 +19,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Per-org Loki tenants (SPEC FEAT-6): a batch's real entries are split by their {@code org} label
@@ -28,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * delivered or deliberately dropped. A part that fails retryably fails the attempt; the batch's
  * retry pushes only the parts not yet settled (duplicates of nothing). A part rejected permanently
  * is dropped and counted with its reason (PIPE-8) while the other parts are delivered; when every
- * part was rejected the rejection is the batch's.
+ * part was rejected the rejection is the batch's. In the daemon each lane carries one identity
+ * group's entries (PIPE-28, ORG-15), so a batch has one part and a failing tenant holds only its
+ * own lanes (ORG-16). While a part is pushed, the logging context names its orgs ({@code org},
+ * SINK-20).
  *
  * <p>Thread-safe as its sinks are; a delivery is confined to the lane's consumer thread. {@link
  * #close()} closes every sink.
@@ -45,6 +53,26 @@ final class TenantSplitSink implements Sink {
   TenantSplitSink(Sink shared, Map<String, Sink> byOrg) {
     this.shared = Objects.requireNonNull(shared, "shared");
     this.byOrg = Map.copyOf(byOrg);
+  }
+
+  /**
+   * PIPE-28: the identity group of every org whose Loki identity differs from {@code base}: the
+   * name of the first org (configuration order) with the same tenant and token. Orgs that use
+   * {@code base}'s identity are absent.
+   *
+   * @return org name → group name, in configuration order
+   */
+  static Map<String, String> identityGroups(List<OrgConfig> orgs, LokiSinkSettings base) {
+    Map<List<String>, String> first = new HashMap<>();
+    Map<String, String> out = new LinkedHashMap<>();
+    for (OrgConfig org : orgs) {
+      if (overrides(org, base)) {
+        LokiSinkSettings own = org.loki().applyTo(base);
+        List<String> identity = Arrays.asList(own.tenantId(), own.authToken());
+        out.put(org.name(), first.computeIfAbsent(identity, k -> org.name()));
+      }
+    }
+    return out;
   }
 
   /** FEAT-6: whether {@code org}'s Loki identity (tenant or token) differs from {@code base}. */
@@ -72,7 +100,9 @@ final class TenantSplitSink implements Sink {
 
   @Override
   public void close() {
-    byOrg.values().forEach(TenantSplitSink::closeQuietly);
+    Set<Sink> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+    distinct.addAll(byOrg.values()); // orgs of one identity share its sink (PIPE-28)
+    distinct.forEach(TenantSplitSink::closeQuietly);
     closeQuietly(shared);
   }
 
@@ -86,6 +116,7 @@ final class TenantSplitSink implements Sink {
 
   private static void logRejected(Part p, PermanentSinkException e) {
     log.atError()
+        .addKeyValue("org", p.orgs())
         .addKeyValue("entries", p.real())
         .addKeyValue("reason", e.reason())
         .addKeyValue("status", e.status())
@@ -93,8 +124,23 @@ final class TenantSplitSink implements Sink {
         .log("loki rejected one tenant's part of a batch permanently; entries dropped");
   }
 
-  /** One part: the entries of one identity and their delivery through its sink. */
-  private record Part(List<LogEntry> entries, int real, Delivery delivery) {}
+  /**
+   * One part: the entries of one identity and their delivery through its sink.
+   *
+   * @param orgs the part's orgs, sorted and comma-joined (OBS-39: its log lines name them)
+   */
+  private record Part(List<LogEntry> entries, int real, Delivery delivery, String orgs) {}
+
+  private static String orgsOf(List<LogEntry> entries) {
+    TreeSet<String> orgs = new TreeSet<>();
+    for (LogEntry e : entries) {
+      String org = e.labels().get("org");
+      if (org != null) {
+        orgs.add(org);
+      }
+    }
+    return String.join(",", orgs);
+  }
 
   /** One batch's delivery over its parts (FEAT-6). */
   private final class Split implements Delivery {
@@ -120,7 +166,8 @@ final class TenantSplitSink implements Sink {
             new Part(
                 part.realEntries(),
                 part.realCount(),
-                retries == null ? s.open(part) : s.open(part, retries)));
+                retries == null ? s.open(part) : s.open(part, retries),
+                orgsOf(part.realEntries())));
       }
       parts = pending.size();
     }
@@ -131,7 +178,7 @@ final class TenantSplitSink implements Sink {
       Iterator<Part> it = pending.iterator();
       while (it.hasNext()) {
         Part p = it.next();
-        try {
+        try (MDC.MDCCloseable org = MDC.putCloseable("org", p.orgs())) { // OBS-39
           PushResult r = p.delivery().push(singleAttempt, stop); // a retryable failure escapes
           bytes += r.bodyBytes();
           r.droppedByReason().forEach((k, v) -> dropped.merge(k, v, Integer::sum));

@@ -10,6 +10,7 @@ import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Source;
 import io.sf2loki.core.term.TermFactory;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +18,8 @@ import java.util.Optional;
 /**
  * The daemon's {@link TermFactory} (SPEC PIPE-20): per term, the sources of every org ({@link
  * TermSources}), a fresh egress governor (EGR, its daily budget loaded from the store) and a fresh
- * pipeline over the process-lifetime sink and store (ORG-1: one pipeline for all orgs).
+ * pipeline over the process-lifetime sink and store (ORG-1: one pipeline for all orgs), whose lanes
+ * are split per Loki identity group (PIPE-28).
  */
 final class TermPipeline implements TermFactory {
   private final Sf2lokiConfig cfg;
@@ -57,8 +59,13 @@ final class TermPipeline implements TermFactory {
   @Override
   public Pipeline newPipeline() {
     List<Source> sources = new ArrayList<>();
+    Map<Source, String> groups = new IdentityHashMap<>(); // PIPE-28: lanes per Loki identity
     for (TermSources org : orgs) {
-      sources.addAll(org.create());
+      String group = process.laneGroup(org.orgName());
+      for (Source s : org.create()) {
+        sources.add(s);
+        groups.put(s, group);
+      }
     }
     EgressSettings egress = cfg.loki().egress();
     EgressGovernor governor =
@@ -77,6 +84,7 @@ final class TermPipeline implements TermFactory {
         process.limiter()::apply,
         commits,
         governor,
-        watch); // FEAT-21: producers and lane consumers
+        watch, // FEAT-21: producers and lane consumers
+        s -> groups.getOrDefault(s, ""));
   }
 }

@@ -80,6 +80,11 @@ final class TermSources {
     this.wrap = wrap;
   }
 
+  /** The org's configured name. */
+  String orgName() {
+    return org.config().name();
+  }
+
   /** Fresh sources for one term, in kind order; none of them has run. */
   List<Source> create() {
     SourceContext context = new SourceContext(time, cpu, metrics, store::load, org.gate());

@@ -14,6 +14,7 @@ import io.sf2loki.core.time.StopSignal;
 import io.sf2loki.core.time.Ticker;
 import io.sf2loki.core.time.TimeSource;
 import io.sf2loki.sim.elf.GeneratedLogFile;
+import io.sf2loki.sim.loki.LokiFault;
 import io.sf2loki.sim.loki.LokiReceiver;
 import io.sf2loki.sim.loki.ReceivedEntry;
 import io.sf2loki.sim.org.Fault;
@@ -373,5 +374,51 @@ class MultiOrgEndToEndTest {
         .containsOnly(
             Map.entry("fake", expected.get("alpha").intValue()),
             Map.entry("team-b", expected.get("beta").intValue()));
+  }
+
+  @Test
+  @DisplayName(
+      "ORG-16, PIPE-28: while tenant team-b answers 503, org alpha's rows land and commit and"
+          + " beta's checkpoints never move; after team-b recovers every beta row lands exactly once"
+          + " and beta commits")
+  void org16_failingTenantDelaysOnlyItsOwnOrg() throws Exception {
+    betaLoki = "    loki:\n      tenant_id: team-b\n";
+    loki.faults().failTenant("team-b", LokiFault.status(503).untilCleared());
+    try (Running run = new Running()) {
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  rows("alpha") == expected.get("alpha")
+                      && checkpoints().keySet().stream()
+                              .filter(k -> k.startsWith("org=alpha:eventlogfile"))
+                              .count()
+                          >= 2
+                      && loki.requests().stream()
+                              .filter(r -> r.status() == 503 && "team-b".equals(r.tenant()))
+                              .count()
+                          >= 5);
+      assertThat(rows("beta")).isZero();
+      assertThat(checkpoints().keySet()).noneMatch(k -> k.startsWith("org=beta:"));
+
+      loki.faults().clear(); // team-b recovers
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  rows("beta") == expected.get("beta")
+                      && checkpoints().keySet().stream()
+                              .filter(k -> k.startsWith("org=beta:eventlogfile"))
+                              .count()
+                          >= 2);
+    }
+    long storedB =
+        loki.requests().stream()
+            .filter(r -> r.status() / 100 == 2 && "team-b".equals(r.tenant()))
+            .mapToLong(r -> r.entries())
+            .sum();
+    assertThat(storedB).as("each beta row stored once").isEqualTo(expected.get("beta"));
+    assertThat(loki.duplicatesDropped()).isZero();
+    assertThat(rows("alpha")).isEqualTo(expected.get("alpha"));
   }
 }

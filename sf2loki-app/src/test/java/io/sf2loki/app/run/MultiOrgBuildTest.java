@@ -62,6 +62,40 @@ class MultiOrgBuildTest {
 
   @Test
   @DisplayName(
+      "ORG-15: orgs with the same orgs[].loki identity form one group named after the first of"
+          + " them; orgs on sink.loki's identity have none")
+  void org15_identityGroups() throws Exception {
+    String yaml =
+        """
+        orgs:
+          - name: a
+            salesforce: {client_id: ca, username: u@x.com, private_key: K}
+          - name: b
+            salesforce: {client_id: cb, username: u@x.com, private_key: K}
+            loki: {tenant_id: t2}
+          - name: c
+            salesforce: {client_id: cc, username: u@x.com, private_key: K}
+            loki: {tenant_id: t2}
+          - name: d
+            salesforce: {client_id: cd, username: u@x.com, private_key: K}
+            loki: {tenant_id: t2, auth_token: other}
+          - name: e
+            salesforce: {client_id: ce, username: u@x.com, private_key: K}
+            loki: {tenant_id: shared}
+        sink:
+          loki:
+            url: http://loki:3100/loki/api/v1/push
+            tenant_id: shared
+        """;
+    Path file = dir.resolve("groups.yaml");
+    Files.writeString(file, yaml);
+    Sf2lokiConfig cfg = new ConfigLoader().load(file, Map.of());
+    assertThat(TenantSplitSink.identityGroups(cfg.orgs(), cfg.loki().push()))
+        .containsExactly(Map.entry("b", "b"), Map.entry("c", "b"), Map.entry("d", "d"));
+  }
+
+  @Test
+  @DisplayName(
       "ORG-6: an AuthException is contained also as the cause of another exception; other"
           + " failures are not")
   void org6_authFailureThroughCauses() {

@@ -30,12 +30,14 @@ class TenantSplitSinkTest {
   /** A sink that records each part's lines and answers from a script (default: delivered). */
   private static final class Fake implements Sink {
     final List<List<String>> pushed = new ArrayList<>();
+    final List<String> mdcOrg = new ArrayList<>();
     final Deque<Exception> script = new ArrayDeque<>();
 
     @Override
     public PushResult push(Batch batch, boolean singleAttempt, StopSignal stop)
         throws RetryableSinkException, PermanentSinkException {
       pushed.add(batch.realEntries().stream().map(LogEntry::line).toList());
+      mdcOrg.add(org.slf4j.MDC.get("org"));
       Exception e = script.poll();
       if (e instanceof RetryableSinkException r) {
         throw r;
@@ -99,5 +101,15 @@ class TenantSplitSinkTest {
     teamB.script.add(new PermanentSinkException("bad", 400, "bad_request"));
     assertThatThrownBy(() -> sink.push(batch(), false, new StopSignal()))
         .isInstanceOf(PermanentSinkException.class);
+  }
+
+  @Test
+  @DisplayName(
+      "SINK-20, OBS-39: while a part is pushed its sink's log lines carry org=<the part's orgs>")
+  void sink20_partLogsNameTheOrg() throws Exception {
+    sink.push(batch(), false, new StopSignal());
+    assertThat(shared.mdcOrg).containsExactly("a");
+    assertThat(teamB.mdcOrg).containsExactly("b");
+    assertThat(org.slf4j.MDC.get("org")).isNull();
   }
 }

@@ -5,7 +5,6 @@ import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.model.Batch;
-import io.sf2loki.core.model.Lane;
 import io.sf2loki.core.model.LogEntry;
 import io.sf2loki.core.spi.PermanentSinkException;
 import io.sf2loki.core.spi.PushResult;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
 final class LaneConsumer {
   private static final Logger log = LoggerFactory.getLogger(LaneConsumer.class);
 
-  private final Lane lane;
+  private final String lane; // label: kind, or kind/group (PIPE-28)
   private final LaneQueue queue;
   private final Sink sink;
   private final Committer committer;
@@ -79,7 +78,7 @@ final class LaneConsumer {
   private int takenNext;
 
   LaneConsumer(
-      Lane lane,
+      String lane,
       LaneQueue queue,
       Sink sink,
       Committer committer,
@@ -166,11 +165,10 @@ final class LaneConsumer {
         .dropAttribution()
         .add( // FEAT-10
             metrics.pipelineEntriesAbandoned,
-            Attributes.of(
-                Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "leadership_lost"),
+            Attributes.of(Sf2lokiMetrics.LANE, lane, Sf2lokiMetrics.REASON, "leadership_lost"),
             all);
     log.atWarn()
-        .addKeyValue("lane", lane.label())
+        .addKeyValue("lane", lane)
         .addKeyValue("entries", real)
         .log("leadership lost; queued entries abandoned");
   }
@@ -351,7 +349,7 @@ final class LaneConsumer {
                 Attributes.of(Sf2lokiMetrics.REASON, ex.reason()),
                 batch.entries());
         log.atError()
-            .addKeyValue("lane", lane.label())
+            .addKeyValue("lane", lane)
             .addKeyValue("entries", real)
             .addKeyValue("reason", ex.reason())
             .addKeyValue("status", ex.status())
@@ -371,7 +369,7 @@ final class LaneConsumer {
         }
         Duration wait = retries.nextBatchWait(ex.retryAfter());
         log.atWarn()
-            .addKeyValue("lane", lane.label())
+            .addKeyValue("lane", lane)
             .addKeyValue("status", ex.status())
             .addKeyValue("error", ex.getMessage())
             .addKeyValue("retry_in", wait.toString())
@@ -406,10 +404,10 @@ final class LaneConsumer {
         .dropAttribution()
         .add(
             metrics.pipelineEntriesAbandoned,
-            Attributes.of(Sf2lokiMetrics.LANE, lane.label(), Sf2lokiMetrics.REASON, "shutdown"),
+            Attributes.of(Sf2lokiMetrics.LANE, lane, Sf2lokiMetrics.REASON, "shutdown"),
             batch.entries());
     log.atWarn()
-        .addKeyValue("lane", lane.label())
+        .addKeyValue("lane", lane)
         .addKeyValue("keys", List.copyOf(keys))
         .addKeyValue("entries", real)
         .addKeyValue("checkpoint_only", batch.entries().size() - real)

@@ -94,6 +94,16 @@ public final class LaneQueue {
     stop.onStop(this::wakeAll);
   }
 
+  /** The entry bound (PIPE-3, PIPE-28). */
+  int maxEntries() {
+    return maxEntries;
+  }
+
+  /** The byte budget; 0 when unbounded (PIPE-3, PIPE-28). */
+  long maxBytes() {
+    return maxBytes;
+  }
+
   private void wakeAll() {
     lock.lock();
     try {

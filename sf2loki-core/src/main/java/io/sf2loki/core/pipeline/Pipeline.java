@@ -15,19 +15,25 @@ import io.sf2loki.core.time.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One term's pipeline (SPEC §9): sources grouped into lanes (PIPE-2), one bounded {@link LaneQueue}
- * and one {@link LaneConsumer} per lane, one {@link Committer}. Built fresh for every term
- * (PIPE-20) and run once.
+ * One term's pipeline (SPEC §9): sources grouped into lanes (PIPE-2; one per kind and Loki identity
+ * group, PIPE-28), one bounded {@link LaneQueue} and one {@link LaneConsumer} per lane, one {@link
+ * Committer}. Built fresh for every term (PIPE-20) and run once.
  *
  * <p>Threads: one virtual thread per source (producer) and one per lane consumer, all started,
  * stopped and joined by {@link #run(StopSignal)} (PIPE-23).
@@ -49,8 +55,9 @@ public final class Pipeline {
   private final LeadershipFlag leadership = new LeadershipFlag();
   private final EgressGovernor governor;
   private final Committer committer;
-  private final Map<Lane, LaneQueue> queues = new EnumMap<>(Lane.class);
-  private final Map<Lane, LaneConsumer> consumers = new EnumMap<>(Lane.class);
+  private final Map<LaneId, LaneQueue> queues = new LinkedHashMap<>();
+  private final Map<LaneId, LaneConsumer> consumers = new LinkedHashMap<>();
+  private final Map<Source, LaneId> laneOf = new IdentityHashMap<>();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final ProgressWatch watch; // FEAT-21 (a private, unread one when not watched)
   private boolean ran;
@@ -121,6 +128,42 @@ public final class Pipeline {
       CommitListener commitListener,
       EgressGovernor governor,
       ProgressWatch watch) {
+    this(
+        settings,
+        sources,
+        sink,
+        store,
+        metrics,
+        termTime,
+        limiter,
+        commitListener,
+        governor,
+        watch,
+        s -> "");
+  }
+
+  /**
+   * The full constructor: as {@link #Pipeline(PipelineSettings, List, Sink, CheckpointStore,
+   * Sf2lokiMetrics, TimeSource, UnaryOperator, CommitListener, EgressGovernor, ProgressWatch)},
+   * with one lane per kind and Loki identity group (SPEC PIPE-28): sources of different groups
+   * never share a lane, and the lanes of one kind split its queue bounds ({@code queue_maxsize},
+   * {@code queue_max_bytes}) equally.
+   *
+   * @param laneGroup each source's identity group; empty for the deployment's identity (with every
+   *     source in the empty group the lanes are PIPE-2's two)
+   */
+  public Pipeline(
+      PipelineSettings settings,
+      List<Source> sources,
+      Sink sink,
+      CheckpointStore store,
+      Sf2lokiMetrics metrics,
+      TimeSource termTime,
+      UnaryOperator<LogEntry> limiter,
+      CommitListener commitListener,
+      EgressGovernor governor,
+      ProgressWatch watch,
+      Function<Source, String> laneGroup) {
     TimeSource time = watch != null ? ProgressWatch.watched(termTime) : termTime;
     this.watch = watch != null ? watch : new ProgressWatch(time.ticker());
     this.governor = governor;
@@ -139,37 +182,53 @@ public final class Pipeline {
             time,
             metrics.checkpointWriteErrors,
             pipelineStop);
-    Map<Lane, Integer> producers = new EnumMap<>(Lane.class);
+    Map<LaneId, Integer> producers = new HashMap<>();
     for (Source s : this.sources) {
-      producers.merge(s.lane(), 1, Integer::sum);
+      LaneId id = new LaneId(s.lane(), Objects.requireNonNull(laneGroup.apply(s), "lane group"));
+      laneOf.put(s, id);
+      producers.merge(id, 1, Integer::sum);
     }
-    producers.forEach(
-        (lane, n) -> {
-          LaneQueue q =
-              new LaneQueue(
-                  settings.queueMaxSize(),
-                  settings.queueMaxBytes(),
-                  n,
-                  pipelineStop,
-                  time.ticker());
-          queues.put(lane, q);
-          consumers.put(
-              lane,
-              new LaneConsumer(
-                  lane,
-                  q,
-                  sink,
-                  committer,
-                  abandoned,
-                  settings,
-                  limiter,
-                  metrics,
-                  time,
-                  pipelineStop,
-                  leadership,
-                  governor));
-        });
+    List<LaneId> ids = new ArrayList<>(producers.keySet());
+    ids.sort(LANE_ORDER);
+    Map<Lane, Integer> perKind = new EnumMap<>(Lane.class);
+    ids.forEach(id -> perKind.merge(id.kind(), 1, Integer::sum));
+    for (LaneId id : ids) {
+      int n = perKind.get(id.kind());
+      int maxEntries = Math.max(1, settings.queueMaxSize() / n);
+      long maxBytes = settings.queueMaxBytes() <= 0 ? 0 : Math.max(1, settings.queueMaxBytes() / n);
+      LaneQueue q =
+          new LaneQueue(maxEntries, maxBytes, producers.get(id), pipelineStop, time.ticker());
+      queues.put(id, q);
+      consumers.put(
+          id,
+          new LaneConsumer(
+              id.label(),
+              q,
+              sink,
+              committer,
+              abandoned,
+              settings,
+              limiter,
+              metrics,
+              time,
+              pipelineStop,
+              leadership,
+              governor));
+      if (ids.size() > perKind.size()) {
+        log.atInfo()
+            .addKeyValue("lane", id.label())
+            .addKeyValue("queue_maxsize", maxEntries)
+            .addKeyValue("queue_max_bytes", maxBytes)
+            .log("lane per loki identity; queue bounds split with its kind's other lanes");
+      }
+    }
   }
+
+  /** Lanes in kind order, the deployment's identity first, then the groups by name (PIPE-28). */
+  private static final Comparator<LaneId> LANE_ORDER =
+      Comparator.comparing(LaneId::kind)
+          .thenComparing(id -> !id.group().isEmpty())
+          .thenComparing(LaneId::group);
 
   /** Entries queued over all lanes (PIPE-3 {@code sf2loki_queue_depth}). */
   public long queueDepth() {
@@ -199,10 +258,18 @@ public final class Pipeline {
         (lane, q) ->
             out.add(
                 new LaneStatus(
-                    lane,
+                    lane.kind(),
+                    lane.group(),
                     q.publishedSize(),
                     q.publishedBytes(),
                     consumers.get(lane).failingSince())));
+    return out;
+  }
+
+  /** Lane name → its queue's entry and byte bounds, in lane order (tests: PIPE-28). */
+  Map<String, List<Long>> queueBounds() {
+    Map<String, List<Long>> out = new LinkedHashMap<>();
+    queues.forEach((id, q) -> out.put(id.label(), List.of((long) q.maxEntries(), q.maxBytes())));
     return out;
   }
 
@@ -301,7 +368,7 @@ public final class Pipeline {
                 }));
     Map<String, Attributes> attrCache = LaneEmitter.newAttrCache();
     for (Source source : sources) {
-      LaneQueue q = queues.get(source.lane());
+      LaneQueue q = queues.get(laneOf.get(source));
       LaneEmitter emitter = new LaneEmitter(q, settings.staticLabels(), metrics, time, attrCache);
       threads.add(
           Thread.ofVirtual()
@@ -338,7 +405,7 @@ public final class Pipeline {
   private void startConsumers(List<Thread> threads, DrainLatch done) {
     java.util.concurrent.atomic.AtomicInteger consumersLeft =
         new java.util.concurrent.atomic.AtomicInteger(consumers.size());
-    for (Map.Entry<Lane, LaneConsumer> c : consumers.entrySet()) {
+    for (Map.Entry<LaneId, LaneConsumer> c : consumers.entrySet()) {
       threads.add(
           Thread.ofVirtual()
               .name("consumer-" + c.getKey().label())
@@ -376,7 +443,7 @@ public final class Pipeline {
     done.awaitFinishedOrStopped();
     if (done.getCount() > 0 && !done.await(settings.shutdownGrace())) {
       long remaining = 0;
-      for (Map.Entry<Lane, LaneQueue> q : queues.entrySet()) {
+      for (Map.Entry<LaneId, LaneQueue> q : queues.entrySet()) {
         List<LogEntry> drained = q.getValue().drainAll();
         LaneConsumer consumer = consumers.get(q.getKey());
         long queued = drained.stream().filter(e -> !e.checkpointOnly()).count();

@@ -3,6 +3,8 @@ package io.sf2loki.sim.loki;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -11,6 +13,9 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@link #add(LokiFault)}: whole-request failures (429 with Retry-After, 5xx ...), FIFO;
+ *   <li>{@link #failTenant(String, LokiFault)}: every request of one tenant ({@code X-Scope-OrgID},
+ *       {@code fake} without one) answers a fault until {@link #clear()}; the other tenants are
+ *       served as usual (SPEC ORG-16 tests);
  *   <li>{@link #maxBodyBytes(long)}: 413 {@code request body too large} above a size;
  *   <li>{@link #rejectLinesContaining(String, String)}: a per-entry 400 validation error (Loki
  *       text) for entries whose line contains a marker; the other entries are stored (Loki's
@@ -22,6 +27,7 @@ import java.util.Optional;
  */
 public final class LokiFaultSchedule {
   private final Deque<Slot> queue = new ArrayDeque<>();
+  private final Map<String, LokiFault> byTenant = new HashMap<>();
   private long maxBodyBytes = -1;
   private String marker;
   private String markerMessage;
@@ -44,6 +50,12 @@ public final class LokiFaultSchedule {
   /** Queues a whole-request fault. Returns this schedule. */
   public synchronized LokiFaultSchedule add(LokiFault fault) {
     queue.add(new Slot(Objects.requireNonNull(fault)));
+    return this;
+  }
+
+  /** Answers {@code fault} to every request of {@code tenant} until {@link #clear()}. */
+  public synchronized LokiFaultSchedule failTenant(String tenant, LokiFault fault) {
+    byTenant.put(Objects.requireNonNull(tenant), Objects.requireNonNull(fault));
     return this;
   }
 
@@ -91,6 +103,7 @@ public final class LokiFaultSchedule {
   /** Removes every fault and limit set here; releases the requests a stall holds. */
   public synchronized void clear() {
     queue.clear();
+    byTenant.clear();
     maxBodyBytes = -1;
     marker = null;
     markerMessage = null;
@@ -113,7 +126,11 @@ public final class LokiFaultSchedule {
     }
   }
 
-  synchronized Optional<LokiFault> next() {
+  synchronized Optional<LokiFault> next(String tenant) {
+    LokiFault own = byTenant.get(tenant);
+    if (own != null) {
+      return Optional.of(own);
+    }
     Slot s = queue.peekFirst();
     if (s == null) {
       return Optional.empty();

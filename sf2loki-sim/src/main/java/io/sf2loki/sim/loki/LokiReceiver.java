@@ -234,7 +234,8 @@ public final class LokiReceiver implements AutoCloseable {
         Thread.currentThread().interrupt();
         return; // closing: the exchange is closed unanswered
       }
-      Optional<LokiFault> fault = faults.next();
+      String scope = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
+      Optional<LokiFault> fault = faults.next(scope == null ? "fake" : scope);
       List<PushedStream> decoded;
       try {
         decoded =
