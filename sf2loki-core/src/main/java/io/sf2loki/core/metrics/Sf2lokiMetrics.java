@@ -333,13 +333,14 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     lokiPartialAcceptanceFallbacks = base.lokiPartialAcceptanceFallbacks;
     lokiRetryAfterWaits = base.lokiRetryAfterWaits;
     lokiTrackedStreams = base.lokiTrackedStreams;
-    egressBudgetUsedBytes = base.egressBudgetUsedBytes;
-    egressPaused = base.egressPaused;
+    // read only by a per-org governor and term manager (coordinate.per_org, OBS-38)
+    egressBudgetUsedBytes = base.egressBudgetUsedBytes.with(ORG, org);
+    egressPaused = base.egressPaused.with(ORG, org);
     lastPushSuccessTimestampSeconds = base.lastPushSuccessTimestampSeconds;
     lokiStructuredMetadataEnabled = base.lokiStructuredMetadataEnabled;
     watermarkTimestampSeconds = base.watermarkTimestampSeconds.with(ORG, org);
     lastReplayCommitTimestampSeconds = base.lastReplayCommitTimestampSeconds.with(ORG, org);
-    leader = base.leader;
+    leader = base.leader.with(ORG, org);
     leaderAcquisitions = base.leaderAcquisitions;
     leaseErrors = base.leaseErrors;
     leaseSurrenders = base.leaseSurrenders;
