@@ -52,11 +52,11 @@ import org.junit.jupiter.api.io.TempDir;
  * by two replicas at once. A stopped replica's orgs are led elsewhere within {@code lease_duration
  * + renew_interval}; a fourth replica takes its share; every generated row lands for every org.
  */
-@EnableKubernetesMockClient(crud = true)
+@EnableKubernetesMockClient(crud = true, https = false)
 class ShardedDaemonEndToEndTest {
   private static final List<String> ORGS = List.of("o1", "o2", "o3", "o4", "o5", "o6");
-  private static final Duration LEASE = Duration.ofSeconds(2);
-  private static final Duration RENEW = Duration.ofMillis(250);
+  private static final Duration LEASE = Duration.ofSeconds(3);
+  private static final Duration RENEW = Duration.ofSeconds(1); // also each Lease request's timeout
   private static final int ROWS = 30;
 
   /** Real clocks; waits of 3 s and more (poll intervals) last 100 ms, shorter ones are real. */
@@ -297,14 +297,13 @@ class ShardedDaemonEndToEndTest {
               }
             });
     long stoppedAt = System.nanoTime();
-    c.close(); // clean stop: its terms drain, then its leases are released (HA-19)
-    await()
-        .atMost(LEASE.plus(RENEW).plusSeconds(5)) // + scheduling slack on a loaded machine
-        .until(() -> leaders().keySet().containsAll(orphaned));
+    c.close(); // clean stop: its terms drain, then its leases are released (HA-19); the bound
+    // holds for a crash too (the leases expire), which ShardedK8sLeaseTest covers without a daemon
+    await().atMost(LEASE.plus(RENEW)).until(() -> leaders().keySet().containsAll(orphaned));
     Duration moved = Duration.ofNanos(System.nanoTime() - stoppedAt);
     System.out.println(
         "orgs of the stopped daemon led elsewhere after " + moved.toMillis() + " ms");
-    assertThat(moved).isLessThanOrEqualTo(LEASE.plus(RENEW).plusSeconds(5));
+    assertThat(moved).isLessThanOrEqualTo(LEASE.plus(RENEW));
     awaitBalanced(List.of("a", "b"), 3);
     addFiles(Instant.now().minus(Duration.ofMinutes(40)));
     awaitEveryRow();
