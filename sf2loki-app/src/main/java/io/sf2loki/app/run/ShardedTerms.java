@@ -84,6 +84,7 @@ final class ShardedTerms {
   private TermManager manager(
       Shared shared, int i, OrgAssembly org, OrgDocumentStore store, EgressSettings share) {
     String name = org.config().name();
+    Sf2lokiMetrics own = metrics.forShard(name); // OBS-38
     LegacyKeyRemoval removal = new LegacyKeyRemoval(store); // ORG-10 on the org's document
     CommittedKeys committed = new CommittedKeys(removal); // ORG-13
     ProcessAssembly process = shared.process();
@@ -105,13 +106,13 @@ final class ShardedTerms {
             commits,
             shared.watch(),
             share,
-            org.metrics()); // OBS-38: egress gauges with org
+            own); // OBS-38: egress gauges with org
     TermManager m =
         new TermManager(
             pipeline,
             shared.activeTerm(),
             removal,
-            org.metrics(), // OBS-38: sf2loki_leader{org}
+            own, // OBS-38: sf2loki_leader{org}
             new OrgListener(org, shared.events()),
             shared.processStop(),
             LeaseCoordinator::demotable); // HA-5 per org
