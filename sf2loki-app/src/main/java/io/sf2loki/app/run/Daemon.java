@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * their failures to exit statuses.
  *
  * <p>Multi-org ({@code orgs:}, ORG-1): {@link MultiOrg} runs the ORG-7 probe instead of AUTH-9's,
- * wraps every org's sources (ORG-3…ORG-6, ORG-13) and gives the committer the ORG-10 store.
+ * wraps every org's sources (ORG-3…ORG-6, ORG-13) and gives the committer the ORG-10 store. With
+ * {@code coordinate.per_org} (HA-29) {@link ShardedTerms} runs one term per org this replica leads,
+ * each over the org's own checkpoint document (STATE-19).
  *
  * <p>Exit statuses (CLI table): 0 clean stop or finite run; 1 crash, startup auth failure, a held
  * state lock; 2 configuration or build error, including a corrupt state file (STATE-3).

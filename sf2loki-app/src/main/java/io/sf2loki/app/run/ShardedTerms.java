@@ -19,7 +19,6 @@ import io.sf2loki.state.lease.LeaseCoordinator;
 import io.sf2loki.state.shard.ShardedCoordinator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,15 +38,14 @@ import java.util.Set;
  * and {@code sf2loki_leader{org}} per org (OBS-38).
  *
  * <p>Threads: {@link #run} runs the coordinator on the caller's thread (it owns one lease thread
- * per org and the seat's); each term runs on its manager's term thread. The listener state is
- * guarded by {@code this}.
+ * per org and the seat's); each term runs on its manager's term thread. The listener state is held
+ * by {@link OrgLeadership}.
  */
 final class ShardedTerms {
   private final ShardedCoordinator coordinator;
-  private final Readiness readiness;
   private final Sf2lokiMetrics metrics;
+  private final OrgLeadership leadership;
   private final Map<String, TermManager> terms = new LinkedHashMap<>();
-  private final Set<String> running = new LinkedHashSet<>(); // guarded by this
 
   /** The per-process parts every org's terms share. */
   record Shared(
@@ -71,8 +69,8 @@ final class ShardedTerms {
   ShardedTerms(
       Shared shared, Map<String, OrgDocumentStore> stores, ShardedCoordinator coordinator) {
     this.coordinator = coordinator;
-    this.readiness = shared.readiness();
     this.metrics = shared.process().metrics();
+    this.leadership = new OrgLeadership(shared.readiness(), v -> metrics.leader.set(v)); // HA-31
     EgressSettings share = shared.cfg().loki().egress().share(shared.orgs().size()); // CFG-46
     for (int i = 0; i < shared.orgs().size(); i++) {
       OrgAssembly org = shared.orgs().get(i);
@@ -174,10 +172,7 @@ final class ShardedTerms {
   /** OBS-38: per org in configuration order, whether its term runs here and its epoch (else -1). */
   List<OrgLead> leads() {
     List<OrgLead> out = new ArrayList<>();
-    Set<String> now;
-    synchronized (this) {
-      now = Set.copyOf(running);
-    }
+    Set<String> now = leadership.running();
     for (String org : terms.keySet()) {
       boolean leading = now.contains(org);
       out.add(new OrgLead(org, leading, leading ? coordinator.epoch(org) : -1));
@@ -201,31 +196,20 @@ final class ShardedTerms {
     @Override
     public void termStarted() {
       events.started(org.config().name());
-      synchronized (ShardedTerms.this) {
-        running.add(org.config().name());
-        metrics.leader.set(1);
-        readiness.set(Readiness.State.READY);
-      }
+      leadership.started(org.config().name());
       org.leading(); // OBS-12: the org's limits poller only while leading it
     }
 
     @Override
     public void termEnded() {
       org.notLeading();
-      synchronized (ShardedTerms.this) {
-        running.remove(org.config().name());
-      }
+      leadership.ended(org.config().name());
       events.ended(org.config().name());
     }
 
     @Override
     public void standby() {
-      synchronized (ShardedTerms.this) {
-        if (running.isEmpty()) {
-          metrics.leader.set(0);
-          readiness.set(Readiness.State.STANDBY);
-        }
-      }
+      leadership.standby();
     }
   }
 }
