@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.sf2loki.app.config.ConfigLoader;
 import io.sf2loki.app.demo.DemoScenario;
 import io.sf2loki.app.e2e.support.HealthProbe;
@@ -45,18 +43,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sharding across replicas in the real daemon (SPEC HA-27…HA-32, STATE-19, ORG-18; issue 15
- * acceptance): three {@code sf2loki run} daemons in one JVM share six orgs through per-org Leases
- * on fabric8's CRUD mock API server, each org's term committing to its own checkpoint document, all
+ * acceptance): three {@code sf2loki run} daemons in one JVM share six orgs through per-org leases
+ * (the subclass's back end), each org's term committing to its own checkpoint document, all
  * shipping to one Loki receiver from a simulated org (every org reads the same simulated
  * EventLogFiles, told apart by the {@code org} label). Asserted on every term start: no org is led
  * by two replicas at once. A stopped replica's orgs are led elsewhere within {@code lease_duration
  * + renew_interval}; a fourth replica takes its share; every generated row lands for every org.
  */
-@EnableKubernetesMockClient(crud = true, https = false)
-class ShardedDaemonEndToEndTest {
+abstract class ShardedDaemonContract {
   private static final List<String> ORGS = List.of("o1", "o2", "o3", "o4", "o5", "o6");
-  private static final Duration LEASE = Duration.ofSeconds(3);
-  private static final Duration RENEW = Duration.ofSeconds(1); // also each Lease request's timeout
+
+  /** {@code ttl} / {@code lease_duration}. */
+  static final Duration LEASE = Duration.ofSeconds(3);
+
+  /** {@code renew_interval} (with {@code k8s_lease} also each Lease request's timeout). */
+  static final Duration RENEW = Duration.ofSeconds(1);
+
   private static final int ROWS = 30;
 
   /** Real clocks; waits of 3 s and more (poll intervals) last 100 ms, shorter ones are real. */
@@ -67,11 +69,9 @@ class ShardedDaemonEndToEndTest {
           (d, stop) ->
               !stop.await(d.compareTo(Duration.ofSeconds(3)) >= 0 ? Duration.ofMillis(100) : d));
 
-  KubernetesMockServer server;
   @TempDir Path dir;
   private SimOrg sim;
   private LokiReceiver loki;
-  private Path kubeconfig;
   private long expectedRows;
   private final AtomicInteger seed = new AtomicInteger(11);
   private final HealthProbe health = new HealthProbe();
@@ -85,25 +85,10 @@ class ShardedDaemonEndToEndTest {
     sim = SimOrg.builder().jwtPublicKey(key).orgId("00D0000000000AAAAA").start();
     loki = LokiReceiver.start();
     addFiles(Instant.now().minus(Duration.ofHours(3)));
-    kubeconfig =
-        Files.writeString(
-            dir.resolve("kubeconfig"),
-            """
-            apiVersion: v1
-            kind: Config
-            clusters:
-            - name: mock
-              cluster: {server: "%s", insecure-skip-tls-verify: true}
-            users:
-            - name: sf2loki
-              user: {token: not-checked}
-            contexts:
-            - name: mock
-              context: {cluster: mock, user: sf2loki}
-            current-context: mock
-            """
-                .formatted(server.url("")));
   }
+
+  /** The {@code coordinate:} block of replica {@code identity} (with {@code per_org: true}). */
+  protected abstract String coordinate(String identity) throws Exception;
 
   @AfterEach
   void stop() throws Exception {
@@ -128,7 +113,7 @@ class ShardedDaemonEndToEndTest {
     }
   }
 
-  private String yaml(String identity) {
+  private String yaml(String identity) throws Exception {
     StringBuilder b = new StringBuilder("orgs:\n");
     for (String org : ORGS) {
       b.append(
@@ -158,27 +143,12 @@ class ShardedDaemonEndToEndTest {
             state:
               file:
                 path: "%s"
-            coordinate:
-              type: k8s_lease
-              per_org: true
-              k8s_lease:
-                namespace: shard
-                name: sf2loki
-                identity: %s
-                kubeconfig: "%s"
-                lease_duration: %dms
-                renew_interval: %dms
             service:
               health_addr: "127.0.0.1:0"
               log_level: warning
             """
-                .formatted(
-                    loki.pushUrl(),
-                    dir.resolve("state.json"),
-                    identity,
-                    kubeconfig,
-                    LEASE.toMillis(),
-                    RENEW.toMillis()))
+                .formatted(loki.pushUrl(), dir.resolve("state.json")))
+        .append(coordinate(identity))
         .toString();
   }
 
