@@ -82,6 +82,23 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- ((get $c "coordinate" | default dict).k8s_lease | default dict).name | default "sf2loki-leader" -}}
 {{- end -}}
 
+{{/* The Leases the replicas get and update (DEP-5): the named one and, with coordinate.per_org, one per
+org (`<name>-<org>`, HA-27) and one seat per org (`<name>.seat-<i>`, HA-30). */}}
+{{- define "sf2loki.leaseNames" -}}
+{{- $c := include "sf2loki.configMap" . | fromYaml -}}
+{{- $name := include "sf2loki.leaseName" . -}}
+- {{ $name | quote }}
+{{- if (get $c "coordinate" | default dict).per_org }}
+{{- $orgs := get $c "orgs" | default list }}
+{{- range $org := $orgs }}
+- {{ printf "%s-%s" $name ($org.name | lower | replace "_" "-") | quote }}
+{{- end }}
+{{- range $i, $org := $orgs }}
+- {{ printf "%s.seat-%d" $name $i | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{/* Render-time refusals (DEP-5, DEP-6): each names the value to change. */}}
 {{- define "sf2loki.validate" -}}
 {{- $store := include "sf2loki.stateStore" . -}}

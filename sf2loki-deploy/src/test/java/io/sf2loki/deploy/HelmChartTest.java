@@ -231,6 +231,32 @@ class HelmChartTest {
 
   @Test
   @DisplayName(
+      "HA-27, HA-30, DEP-5: with coordinate.per_org the lease Role also gets/updates each org's"
+          + " Lease and one seat Lease per org")
+  void ha27_perOrgLeaseNames() {
+    HelmChart.Rendered r =
+        HelmChart.render(
+            HA,
+            Map.of(
+                "config.coordinate.per_org", "true",
+                "config.orgs[0].name", "eu",
+                "config.orgs[1].name", "US_east"));
+    List<String> names =
+        r.one(Role.class).getRules().stream()
+            .filter(rule -> rule.getResourceNames() != null && !rule.getResourceNames().isEmpty())
+            .flatMap(rule -> rule.getResourceNames().stream())
+            .toList();
+    assertThat(names)
+        .containsExactly(
+            "sf2loki-prod-leader",
+            "sf2loki-prod-leader-eu",
+            "sf2loki-prod-leader-us-east",
+            "sf2loki-prod-leader.seat-0",
+            "sf2loki-prod-leader.seat-1");
+  }
+
+  @Test
+  @DisplayName(
       "DEP-5: rendering fails for replicas > 1 without ha, ha without SA, lease or object store")
   void dep5_renderFailures() {
     assertThatThrownBy(() -> HelmChart.render(null, Map.of("replicaCount", 2)))

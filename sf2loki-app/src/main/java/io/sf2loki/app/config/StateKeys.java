@@ -72,9 +72,9 @@ final class StateKeys {
       bool(
           "per_org",
           false,
-          "One lease per org, so replicas share the orgs (needs orgs[] and file_lease or"
-              + " k8s_lease).",
-          "HA-27, CFG-43");
+          "One lease, term and checkpoint document per org, so replicas share the orgs (needs"
+              + " orgs[] and file_lease or k8s_lease).",
+          "HA-27, HA-29, CFG-43, STATE-19");
   static final Setting MAX_ORGS_PER_REPLICA =
       integer(
               "max_orgs_per_replica",

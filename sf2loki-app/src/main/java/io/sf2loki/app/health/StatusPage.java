@@ -84,6 +84,15 @@ public final class StatusPage {
         l ->
             List.of(
                 l.name(), Long.toString(l.depth()), Long.toString(l.bytes()), l.failingSince()));
+    if (!s.orgs().isEmpty()) {
+      b.append("<h2>Orgs</h2>"); // OBS-38: coordinate.per_org
+      table(
+          b,
+          "orgs",
+          List.of("org", "leader", "epoch"),
+          s.orgs(),
+          o -> List.of(o.name(), Boolean.toString(o.leader()), Long.toString(o.epoch())));
+    }
     b.append("<h2>Egress governor</h2><table id=\"governor\">");
     row(b, "th", List.of("paused", "reason"));
     row(b, "td", List.of(Boolean.toString(s.governor().paused()), s.governor().reason()));

@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param sources one entry per configured (and discovered) source
  * @param lanes one entry per lane of the running term; empty when no term runs
  * @param governor the egress governor state (EGR-8)
+ * @param orgs under {@code coordinate.per_org}: one row per configured org (OBS-38); else empty
  */
 public record StatusSnapshot(
     String version,
@@ -25,7 +26,8 @@ public record StatusSnapshot(
     String time,
     List<Source> sources,
     List<Lane> lanes,
-    Governor governor) {
+    Governor governor,
+    List<Org> orgs) {
 
   /** Copies the lists; nulls are rejected. */
   public StatusSnapshot {
@@ -36,6 +38,20 @@ public record StatusSnapshot(
     sources = List.copyOf(sources);
     lanes = List.copyOf(lanes);
     Objects.requireNonNull(governor, "governor");
+    orgs = List.copyOf(orgs);
+  }
+
+  /** A snapshot without per-org rows (no {@code per_org}). */
+  public StatusSnapshot(
+      String version,
+      String role,
+      long epoch,
+      String readiness,
+      String time,
+      List<Source> sources,
+      List<Lane> lanes,
+      Governor governor) {
+    this(version, role, epoch, readiness, time, sources, lanes, governor, List.of());
   }
 
   /**
@@ -86,4 +102,14 @@ public record StatusSnapshot(
    * @param reason the pause reason, or empty
    */
   public record Governor(boolean paused, String reason) {}
+
+  /**
+   * One org under {@code coordinate.per_org} (OBS-38).
+   *
+   * @param name the org name
+   * @param leader whether this replica runs the org's term now
+   * @param epoch the org lease's epoch while leading it (its document's {@code __fence_epoch__}),
+   *     else -1
+   */
+  public record Org(String name, boolean leader, long epoch) {}
 }

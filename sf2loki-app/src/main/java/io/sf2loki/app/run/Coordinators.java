@@ -17,13 +17,19 @@ import io.sf2loki.state.k8s.K8sLeaseProtocol;
 import io.sf2loki.state.lease.FileLeaseStorage;
 import io.sf2loki.state.lease.LeaseCoordinator;
 import io.sf2loki.state.lease.LeaseEvents;
+import io.sf2loki.state.lease.LeaseProtocol;
 import io.sf2loki.state.lease.LeaseSettings;
 import io.sf2loki.state.lease.LeaseStorage;
 import io.sf2loki.state.lease.LeaseStoreBinding;
 import io.sf2loki.state.lease.ObjectLeaseStorage;
 import io.sf2loki.state.s3.S3Backend;
+import io.sf2loki.state.shard.ShardNames;
+import io.sf2loki.state.shard.ShardedCoordinator;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -56,8 +62,8 @@ public final class Coordinators {
    * @param store the daemon's store (file store opened in term-lock mode under a lease)
    * @param time wall clock, ticker, sleeper
    * @param metrics {@code sf2loki_lease_errors}, {@code sf2loki_lease_surrenders}
-   * @throws ConfigException for an invalid endpoint or an unreadable {@code kubeconfig}, or {@code
-   *     per_org} (not wired yet)
+   * @throws ConfigException for an invalid endpoint or an unreadable {@code kubeconfig}
+   * @throws IllegalArgumentException for {@code per_org} (see {@link #sharded})
    */
   public static Built build(
       CoordinateConfig c,
@@ -66,12 +72,7 @@ public final class Coordinators {
       TimeSource time,
       Sf2lokiMetrics metrics) {
     if (c.perOrg()) {
-      throw new ConfigException( // CFG-43: per-org terms are not wired into the daemon yet
-          List.of(
-              new ConfigException.Problem(
-                  "coordinate.per_org",
-                  "sharding across replicas is not available in `run` yet (per-org terms are"
-                      + " not wired); remove per_org")));
+      throw new IllegalArgumentException("per_org is built by sharded(...)");
     }
     Duration lockWait = shutdownGrace.plusSeconds(5);
     return switch (c.type()) {
@@ -112,6 +113,129 @@ public final class Coordinators {
   }
 
   /**
+   * The sharded coordinator with its closer (releases every org lease and the seat, then the
+   * Kubernetes connection).
+   */
+  public record Sharded(ShardedCoordinator coordinator, AutoCloseable closer) {}
+
+  /**
+   * {@code coordinate.per_org: true} (HA-27…HA-30, CFG-43): one lease per org over that org's own
+   * document (STATE-19: its epoch is the document's {@code __fence_epoch__}) and one seat per
+   * replica, on {@code file_lease} or {@code k8s_lease}.
+   *
+   * @param stores each org's own document, by org name in configuration order
+   * @throws ConfigException for another {@code coordinate.type} or an unreadable {@code kubeconfig}
+   */
+  public static Sharded sharded(
+      CoordinateConfig c,
+      Duration shutdownGrace,
+      Map<String, CheckpointStore> stores,
+      TimeSource time,
+      Sf2lokiMetrics metrics) {
+    Duration lockWait = shutdownGrace.plusSeconds(5);
+    List<String> orgs = List.copyOf(stores.keySet());
+    LeaseEvents events = events(metrics);
+    Function<String, LeaseStoreBinding> binding = o -> LeaseStoreBinding.of(stores.get(o), time);
+    switch (c.type()) {
+      case FILE_LEASE -> {
+        CoordinateConfig.FileLease f = c.fileLease();
+        LeaseSettings s = f.lease().resolve(lockWait, LeaseSettings::defaultHolderId);
+        ShardedCoordinator.Leases leases =
+            leases(
+                o ->
+                    LeaseProtocol.document(
+                        new FileLeaseStorage(ShardNames.fileOrg(f.path(), o)),
+                        s,
+                        binding.apply(o),
+                        time,
+                        events),
+                i ->
+                    LeaseProtocol.document(
+                        new FileLeaseStorage(ShardNames.fileSeat(f.path(), i)),
+                        s,
+                        LeaseStoreBinding.none(),
+                        time,
+                        events),
+                binding);
+        ShardedCoordinator sc =
+            new ShardedCoordinator(
+                "file_lease", orgs, c.maxOrgsPerReplica(), s, leases, time, events);
+        return new Sharded(sc, sc);
+      }
+      case K8S_LEASE -> {
+        CoordinateConfig.K8sLease k = c.k8sLease();
+        LeaseSettings s = k.lease().resolve(lockWait, Coordinators::podName);
+        K8sLeaseClient client = connect(k);
+        ShardedCoordinator.Leases leases =
+            leases(
+                o ->
+                    new K8sLeaseProtocol(
+                        client.named(ShardNames.k8sOrg(k.name(), o)),
+                        s,
+                        binding.apply(o),
+                        time,
+                        events),
+                i ->
+                    new K8sLeaseProtocol(
+                        client.named(ShardNames.k8sSeat(k.name(), i)),
+                        s,
+                        LeaseStoreBinding.none(),
+                        time,
+                        events),
+                binding);
+        ShardedCoordinator sc =
+            new ShardedCoordinator(
+                "k8s_lease", orgs, c.maxOrgsPerReplica(), s, leases, time, events);
+        return new Sharded(
+            sc,
+            () -> {
+              try {
+                sc.close();
+              } finally {
+                client.close();
+              }
+            });
+      }
+      default ->
+          throw new ConfigException( // CFG-43: checked at load; a config built otherwise
+              List.of(
+                  new ConfigException.Problem(
+                      "coordinate.per_org", "needs coordinate.type file_lease or k8s_lease")));
+    }
+  }
+
+  private static ShardedCoordinator.Leases leases(
+      Function<String, LeaseProtocol> org,
+      IntFunction<LeaseProtocol> seat,
+      Function<String, LeaseStoreBinding> store) {
+    return new ShardedCoordinator.Leases() {
+      @Override
+      public LeaseProtocol org(String o) {
+        return org.apply(o);
+      }
+
+      @Override
+      public LeaseProtocol seat(int i) {
+        return seat.apply(i);
+      }
+
+      @Override
+      public LeaseStoreBinding store(String o) {
+        return store.apply(o);
+      }
+    };
+  }
+
+  private static K8sLeaseClient connect(CoordinateConfig.K8sLease k) {
+    try {
+      return K8sLeaseClient.connect(k.namespace(), k.name(), k.kubeconfig(), k.renewInterval());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          List.of(new ConfigException.Problem("coordinate.k8s_lease.kubeconfig", e.getMessage())));
+    }
+  }
+
+  /**
    * {@code coordinate.k8s_lease} (HA-12…HA-15): the Lease {@code namespace/name} through a fabric8
    * client from {@code kubeconfig} or the automatic (in-cluster) configuration, each request
    * bounded by {@code renew_interval}.
@@ -123,13 +247,7 @@ public final class Coordinators {
       TimeSource time,
       Sf2lokiMetrics metrics) {
     LeaseSettings settings = k.lease().resolve(lockWait, Coordinators::podName);
-    K8sLeaseClient client;
-    try {
-      client = K8sLeaseClient.connect(k.namespace(), k.name(), k.kubeconfig(), k.renewInterval());
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(
-          List.of(new ConfigException.Problem("coordinate.k8s_lease.kubeconfig", e.getMessage())));
-    }
+    K8sLeaseClient client = connect(k);
     LeaseStoreBinding binding = LeaseStoreBinding.of(store, time);
     LeaseEvents events = events(metrics);
     LeaseCoordinator c =

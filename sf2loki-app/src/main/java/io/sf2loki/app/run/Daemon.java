@@ -7,6 +7,7 @@ import io.sf2loki.app.health.HealthServer;
 import io.sf2loki.app.health.Readiness;
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.org.OrgDocumentStore;
 import io.sf2loki.core.org.OrgStartupProbe;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.spi.CheckpointStore;
@@ -41,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * their failures to exit statuses.
  *
  * <p>Multi-org ({@code orgs:}, ORG-1): {@link MultiOrg} runs the ORG-7 probe instead of AUTH-9's,
- * wraps every org's sources (ORG-3…ORG-6, ORG-13) and gives the committer the ORG-10 store.
+ * wraps every org's sources (ORG-3…ORG-6, ORG-13) and gives the committer the ORG-10 store. With
+ * {@code coordinate.per_org} (HA-29) {@link ShardedTerms} runs one term per org this replica leads,
+ * each over the org's own checkpoint document (STATE-19).
  *
  * <p>Exit statuses (CLI table): 0 clean stop or finite run; 1 crash, startup auth failure, a held
  * state lock; 2 configuration or build error, including a corrupt state file (STATE-3).
@@ -69,6 +72,28 @@ public final class Daemon {
   private final StatusWiring status; // FEAT-3 /statusz
   private final SourceStatusBoard board; // FEAT-3, OBS-35: poll results, commit times
   private final ProgressWatch watch; // FEAT-21
+  private volatile OrgTerms orgTerms = OrgTerms.NONE;
+
+  /**
+   * Told when an org's term starts and ends on this replica under {@code coordinate.per_org}
+   * (HA-29), on the thread that starts or ends it; tests check that no org is led twice.
+   */
+  public interface OrgTerms {
+    OrgTerms NONE =
+        new OrgTerms() {
+          @Override
+          public void started(String org) {}
+
+          @Override
+          public void ended(String org) {}
+        };
+
+    /** Org {@code org}'s term was built and is about to run. */
+    void started(String org);
+
+    /** Org {@code org}'s term ended (its threads are done; the lease is released after this). */
+    void ended(String org);
+  }
 
   /**
    * Validates the build-time rules that need no network or filesystem write (CLI-4): supported
@@ -110,6 +135,11 @@ public final class Daemon {
   public int healthPort() {
     HealthServer h = health;
     return h == null ? -1 : h.port();
+  }
+
+  /** Observes the org terms of a {@code per_org} run (tests); call before {@link #run}. */
+  public void observeOrgTerms(OrgTerms observer) {
+    this.orgTerms = observer;
   }
 
   /** The running term holder (tests). */
@@ -155,6 +185,8 @@ public final class Daemon {
     HeapFit.check(cfg, Runtime.getRuntime().maxMemory()).ifPresent(w -> log.atWarn().log(w));
     // state first: a corrupt document, a held lock or an unreachable store ends startup
     CheckpointStore store = process.openStore(processStop);
+    Map<String, OrgDocumentStore> orgStores =
+        cfg.coordinate().perOrg() ? process.openOrgStores(processStop) : Map.of(); // STATE-19
     health = process.startHealth(readiness, status, this::wedged);
     orgs = process.orgs();
     MultiOrg multi = cfg.multiOrg() ? new MultiOrg(orgs, store, process.watched().sleeper()) : null;
@@ -172,6 +204,9 @@ public final class Daemon {
     process.sink(version);
     for (OrgAssembly org : orgs) {
       closers.push(org.buildSources(options.finite(), options.time().wall(), watch));
+    }
+    if (multi != null && !orgStores.isEmpty()) {
+      return runSharded(process, multi, orgStores, labels, processStop, closers);
     }
     Coordinators.Built coordinator = process.coordinator();
     closers.push(status.coordinator(coordinator).closer()); // before the store: lease release
@@ -311,11 +346,61 @@ public final class Daemon {
       log.atError().setCause(e).log("coordinator failed");
       return EXIT_CRASH;
     }
+    return exit(outcome, terms.crash());
+  }
+
+  /**
+   * {@code coordinate.per_org} (HA-29): one term per org this replica leads, each over the org's
+   * own document (STATE-19), under the sharded coordinator (HA-27…HA-30).
+   */
+  private int runSharded(
+      ProcessAssembly process,
+      MultiOrg multi,
+      Map<String, OrgDocumentStore> stores,
+      Map<String, String> labels,
+      StopSignal processStop,
+      Deque<AutoCloseable> closers)
+      throws StartupExit {
+    Coordinators.Sharded sharded = process.sharded(stores);
+    closers.push(sharded.closer()); // before the stores: lease release (HA-11, HA-19)
+    ShardedTerms terms =
+        new ShardedTerms(
+            new ShardedTerms.Shared(
+                cfg,
+                process,
+                multi,
+                orgs,
+                labels,
+                board,
+                watch,
+                readiness,
+                activeTerm,
+                processStop,
+                orgTerms),
+            stores,
+            sharded.coordinator());
+    status.shards(terms::leads, stores); // OBS-38
+    readiness.set(Readiness.State.STANDBY); // HA-31: leading no org yet
+    TermManager.Outcome outcome;
+    try {
+      outcome = terms.run(processStop);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return EXIT_OK;
+    } catch (Exception e) {
+      err.println("sf2loki: coordinator failed: " + e);
+      log.atError().setCause(e).log("coordinator failed");
+      return EXIT_CRASH;
+    }
+    return exit(outcome, terms.crash());
+  }
+
+  private int exit(TermManager.Outcome outcome, Optional<Throwable> crash) {
     if (outcome != TermManager.Outcome.CRASHED) {
       log.atInfo().log("sf2loki stopped");
       return EXIT_OK;
     }
-    Throwable e = terms.crash().orElseThrow();
+    Throwable e = crash.orElseThrow();
     if (e instanceof StateCorruptException) {
       err.println("sf2loki: " + e.getMessage());
       return EXIT_CONFIG;

@@ -1,5 +1,6 @@
 package io.sf2loki.app.run;
 
+import io.sf2loki.core.org.CommitWait;
 import io.sf2loki.core.org.CommittedKeys;
 import io.sf2loki.core.org.LegacyKeyRemoval;
 import io.sf2loki.core.org.OrgCursorView;
@@ -89,18 +90,42 @@ final class MultiOrg {
   List<TermSources> termSources(ProcessAssembly process, PollReporter board) {
     List<TermSources> out = new ArrayList<>();
     for (int i = 0; i < orgs.size(); i++) {
-      OrgScope scope = scopes.get(i);
-      out.add(
-          new TermSources(
-              orgs.get(i),
-              process.watched(),
-              process.cpu().executor(),
-              orgs.get(i).metrics(), // OBS-4
-              new OrgCursorView(scope, store),
-              prefixed(board, scope),
-              new TermSources.Wrap(scope, gates.get(i), committed)));
+      out.add(termSources(i, process, board, store, committed));
     }
     return out;
+  }
+
+  /**
+   * Org {@code i}'s per-term assembly over {@code orgStore} (under {@code per_org}: the ORG-10 view
+   * of the org's own document, HA-29) with {@code drained} its ORG-13 wait.
+   */
+  TermSources termSources(
+      int i,
+      ProcessAssembly process,
+      PollReporter board,
+      LegacyKeyRemoval orgStore,
+      CommitWait drained) {
+    OrgScope scope = scopes.get(i);
+    return new TermSources(
+        orgs.get(i),
+        process.watched(),
+        process.cpu().executor(),
+        orgs.get(i).metrics(), // OBS-4
+        new OrgCursorView(scope, orgStore),
+        prefixed(board, scope),
+        new TermSources.Wrap(scope, gates.get(i), drained));
+  }
+
+  /** Org {@code i}'s own kinds' listener: its own keys, unprefixed (as {@link #commitListener}). */
+  CommitListener commitListener(int i) {
+    CommitListener own = orgs.get(i).commitListener();
+    OrgScope scope = scopes.get(i);
+    return written -> {
+      Map<String, String> mine = own(written, scope);
+      if (!mine.isEmpty()) {
+        own.committed(mine);
+      }
+    };
   }
 
   /**

@@ -3,6 +3,7 @@ package io.sf2loki.app.run;
 import io.sf2loki.app.config.ConfigException;
 import io.sf2loki.app.config.OrgConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
+import io.sf2loki.app.config.StateConfig;
 import io.sf2loki.app.health.HealthServer;
 import io.sf2loki.app.health.Readiness;
 import io.sf2loki.app.telemetry.Telemetry;
@@ -11,6 +12,7 @@ import io.sf2loki.core.limits.EntryLimiter;
 import io.sf2loki.core.liveness.ProgressWatch;
 import io.sf2loki.core.metrics.DropAttribution;
 import io.sf2loki.core.metrics.Sf2lokiMetrics;
+import io.sf2loki.core.org.OrgDocumentStore;
 import io.sf2loki.core.spi.CheckpointStore;
 import io.sf2loki.core.spi.Sink;
 import io.sf2loki.core.spi.StateCorruptException;
@@ -105,16 +107,36 @@ final class ProcessAssembly {
    * @throws StartupExit 2 for a corrupt document (STATE-3), 1 for any other store failure
    */
   CheckpointStore openStore(StopSignal processStop) throws StartupExit {
-    String place = StateStores.describe(cfg.state());
+    store = open(cfg.state(), processStop);
+    return store;
+  }
+
+  /**
+   * Under {@code coordinate.per_org}: each org's own document (STATE-19), opened and read once like
+   * the deployment's (call after {@link #openStore}), in configuration order; each reads through to
+   * the deployment document for keys it lacks.
+   *
+   * @throws StartupExit as {@link #openStore}
+   */
+  Map<String, OrgDocumentStore> openOrgStores(StopSignal processStop) throws StartupExit {
+    Map<String, OrgDocumentStore> out = new LinkedHashMap<>();
+    for (OrgConfig org : cfg.orgs()) {
+      CheckpointStore own = open(StateStores.orgDocument(cfg.state(), org.name()), processStop);
+      out.put(org.name(), new OrgDocumentStore(own, store));
+    }
+    return out;
+  }
+
+  private CheckpointStore open(StateConfig state, StopSignal processStop) throws StartupExit {
+    String place = StateStores.describe(state);
     try {
       CheckpointStore s =
           StateStores.open(
-              cfg.state(),
+              state,
               options.time().sleeper(),
               processStop,
               Coordinators.leased(cfg.coordinate().type()));
       closers.push(s);
-      store = s;
       s.snapshot();
       return s;
     } catch (StateCorruptException e) {
@@ -220,6 +242,25 @@ final class ProcessAssembly {
     try {
       return Coordinators.build(
           cfg.coordinate(), cfg.service().shutdownGrace(), store, options.time(), metrics);
+    } catch (ConfigException | StateException e) {
+      err.println("sf2loki: " + e.getMessage());
+      log.atError().log("coordinator cannot be built: " + e.getMessage());
+      throw new StartupExit(e instanceof ConfigException ? Daemon.EXIT_CONFIG : Daemon.EXIT_CRASH);
+    }
+  }
+
+  /**
+   * The sharded coordinator over each org's own document (HA-27, STATE-19); its closer is pushed by
+   * the caller (before the stores: lease release).
+   *
+   * @throws StartupExit 2 for an invalid lease configuration, 1 when its back end cannot be built
+   */
+  Coordinators.Sharded sharded(Map<String, OrgDocumentStore> stores) throws StartupExit {
+    Map<String, CheckpointStore> own = new LinkedHashMap<>();
+    stores.forEach((org, s) -> own.put(org, s.own()));
+    try {
+      return Coordinators.sharded(
+          cfg.coordinate(), cfg.service().shutdownGrace(), own, options.time(), metrics);
     } catch (ConfigException | StateException e) {
       err.println("sf2loki: " + e.getMessage());
       log.atError().log("coordinator cannot be built: " + e.getMessage());

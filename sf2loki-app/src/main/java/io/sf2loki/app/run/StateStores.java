@@ -82,6 +82,49 @@ final class StateStores {
     };
   }
 
+  /**
+   * Where org {@code org}'s document lives under {@code coordinate.per_org} (SPEC STATE-19): the
+   * same store with {@code .org-<org>} inserted before the extension of the document's name — file
+   * {@code state.json} → {@code state.org-eu.json} in the same directory, S3 key / GCS object
+   * {@code sf2loki/state.json} → {@code sf2loki/state.org-eu.json}; a name without extension gets
+   * the suffix appended.
+   */
+  static StateConfig orgDocument(StateConfig c, String org) {
+    return switch (c.store()) {
+      case FILE -> {
+        Path p = c.file().path();
+        Path named = p.resolveSibling(orgName(p.getFileName().toString(), org));
+        yield new StateConfig(
+            c.store(), new StateConfig.File(named), c.s3(), c.gcs(), c.minWriteInterval());
+      }
+      case S3 ->
+          new StateConfig(
+              c.store(),
+              c.file(),
+              c.s3().withKey(orgName(c.s3().key(), org)),
+              c.gcs(),
+              c.minWriteInterval());
+      case GCS ->
+          new StateConfig(
+              c.store(),
+              c.file(),
+              c.s3(),
+              c.gcs().withObjectName(orgName(c.gcs().objectName(), org)),
+              c.minWriteInterval());
+    };
+  }
+
+  /** {@code .org-<org>} before the extension of the last path segment of {@code name}. */
+  static String orgName(String name, String org) {
+    int slash = name.lastIndexOf('/');
+    int dot = name.lastIndexOf('.');
+    String suffix = ".org-" + org;
+    if (dot <= slash + 1) {
+      return name + suffix; // no extension (or a dot file)
+    }
+    return name.substring(0, dot) + suffix + name.substring(dot);
+  }
+
   /** Where the document lives: the file path, {@code s3://…} or {@code gs://…}. */
   static String describe(StateConfig c) {
     return switch (c.store()) {

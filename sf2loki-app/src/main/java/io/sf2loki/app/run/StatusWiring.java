@@ -23,6 +23,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -56,6 +57,8 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
   private final InstantSource wall;
   private volatile CheckpointStore store;
   private volatile Object coordinator;
+  private volatile Map<String, ? extends CheckpointStore> orgStores = Map.of(); // STATE-19
+  private volatile Supplier<List<ShardedTerms.OrgLead>> leads = List::of; // OBS-38
 
   /**
    * @param board the process-lifetime poll and commit record (also the sources' reporter)
@@ -120,6 +123,16 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
     return this;
   }
 
+  /**
+   * {@code coordinate.per_org}: positions of {@code org=<name>:} keys are read from that org's
+   * document (STATE-19) and {@code orgs[]} lists whether this replica leads each org (OBS-38).
+   */
+  void shards(
+      Supplier<List<ShardedTerms.OrgLead>> leads, Map<String, ? extends CheckpointStore> stores) {
+    this.orgStores = Map.copyOf(stores);
+    this.leads = leads;
+  }
+
   /** Records the coordinator for the epoch column; returns {@code built} unchanged. */
   Coordinators.Built coordinator(Coordinators.Built built) {
     this.coordinator = built.coordinator();
@@ -158,7 +171,10 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
         now.toString(),
         sources(now),
         lanes,
-        new StatusSnapshot.Governor(paused.isPresent(), paused.orElse("")));
+        new StatusSnapshot.Governor(paused.isPresent(), paused.orElse("")),
+        leads.get().stream()
+            .map(l -> new StatusSnapshot.Org(l.org(), l.leader(), l.epoch()))
+            .toList());
   }
 
   /**
@@ -267,7 +283,10 @@ final class StatusWiring implements Supplier<StatusSnapshot> {
 
   /** The stored value of {@code key}; empty when absent or the store cannot answer. */
   private Optional<String> load(String key) {
-    CheckpointStore s = store;
+    CheckpointStore s = OrgScope.split(key).org().map(o -> orgStores.get(o)).orElse(null);
+    if (s == null) {
+      s = store;
+    }
     if (s == null) {
       return Optional.empty();
     }

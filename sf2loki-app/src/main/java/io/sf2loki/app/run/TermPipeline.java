@@ -4,6 +4,7 @@ import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.core.egress.EgressGovernor;
 import io.sf2loki.core.egress.EgressSettings;
 import io.sf2loki.core.liveness.ProgressWatch;
+import io.sf2loki.core.metrics.Sf2lokiMetrics;
 import io.sf2loki.core.pipeline.CommitListener;
 import io.sf2loki.core.pipeline.Pipeline;
 import io.sf2loki.core.spi.CheckpointStore;
@@ -29,6 +30,8 @@ final class TermPipeline implements TermFactory {
   private final Map<String, String> staticLabels;
   private final CommitListener commits;
   private final ProgressWatch watch;
+  private final EgressSettings egress;
+  private final Sf2lokiMetrics egressMetrics;
 
   /**
    * @param process the process-lifetime sink, meters, limiter and clocks
@@ -47,6 +50,35 @@ final class TermPipeline implements TermFactory {
       Map<String, String> staticLabels,
       CommitListener commits,
       ProgressWatch watch) {
+    this(
+        cfg,
+        process,
+        store,
+        orgs,
+        staticLabels,
+        commits,
+        watch,
+        cfg.loki().egress(),
+        process.metrics());
+  }
+
+  /**
+   * One org's terms under {@code coordinate.per_org} (HA-29): as above with the org's share of the
+   * egress limits (CFG-46) and its governor's gauges labelled with the org (OBS-38).
+   *
+   * @param egress the governor's settings
+   * @param egressMetrics the governor's metrics
+   */
+  TermPipeline(
+      Sf2lokiConfig cfg,
+      ProcessAssembly process,
+      CheckpointStore store,
+      List<TermSources> orgs,
+      Map<String, String> staticLabels,
+      CommitListener commits,
+      ProgressWatch watch,
+      EgressSettings egress,
+      Sf2lokiMetrics egressMetrics) {
     this.cfg = cfg;
     this.process = process;
     this.store = store;
@@ -54,6 +86,8 @@ final class TermPipeline implements TermFactory {
     this.staticLabels = staticLabels;
     this.commits = commits;
     this.watch = watch;
+    this.egress = egress;
+    this.egressMetrics = egressMetrics;
   }
 
   @Override
@@ -67,12 +101,11 @@ final class TermPipeline implements TermFactory {
         groups.put(s, group);
       }
     }
-    EgressSettings egress = cfg.loki().egress();
     EgressGovernor governor =
         new EgressGovernor(
             egress,
             process.watched(), // FEAT-21: sleeps are waits
-            process.metrics(),
+            egressMetrics,
             egress.hasBudget() ? store.load(EgressGovernor.BUDGET_KEY) : Optional.empty());
     return new Pipeline(
         cfg.pipeline().withStaticLabels(staticLabels),

@@ -96,7 +96,15 @@ class StatusPageTest {
     assertThat(n.fieldNames())
         .toIterable()
         .containsExactly(
-            "version", "role", "epoch", "readiness", "time", "sources", "lanes", "governor");
+            "version",
+            "role",
+            "epoch",
+            "readiness",
+            "time",
+            "sources",
+            "lanes",
+            "governor",
+            "orgs");
     assertThat(n.get("version").asText()).isEqualTo("1.2.3");
     assertThat(n.get("epoch").asLong()).isEqualTo(7);
     assertThat(n.get("sources")).hasSize(3);

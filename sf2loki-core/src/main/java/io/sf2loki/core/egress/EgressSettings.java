@@ -67,6 +67,24 @@ public record EgressSettings(
     return maxLinesPerSecond > 0 || maxBytesPerSecond > 0 || dailyByteBudget > 0;
   }
 
+  /**
+   * One org's share under {@code coordinate.per_org} (SPEC CFG-46): every limit divided by {@code
+   * parts} (the number of configured orgs), so the orgs' governors together never exceed the
+   * configured deployment-wide limits, whichever replicas lead them. A limit that is on stays on:
+   * the daily budget is at least 1 byte.
+   *
+   * @param parts the number of configured orgs, ≥ 1
+   * @throws IllegalArgumentException when {@code parts} &lt; 1
+   */
+  public EgressSettings share(int parts) {
+    if (parts < 1) {
+      throw new IllegalArgumentException("parts must be >= 1");
+    }
+    long budget = dailyByteBudget == 0 ? 0 : Math.max(1, dailyByteBudget / parts);
+    return new EgressSettings(
+        maxLinesPerSecond / parts, maxBytesPerSecond / parts, budget, budgetAction);
+  }
+
   /** Whether a daily byte budget is configured (EGR-2). */
   public boolean hasBudget() {
     return dailyByteBudget > 0;

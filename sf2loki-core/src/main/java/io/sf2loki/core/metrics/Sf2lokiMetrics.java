@@ -317,7 +317,7 @@ public final class Sf2lokiMetrics implements AutoCloseable {
    * adds {@code org=<org>} to what it records; the deployment-wide ones are {@code base}'s own.
    * Shares {@code base}'s instruments; closing the view closes nothing.
    */
-  private Sf2lokiMetrics(Sf2lokiMetrics base, String org) {
+  private Sf2lokiMetrics(Sf2lokiMetrics base, String org, boolean shard) {
     owner = false;
     dropAttribution = base.dropAttribution;
     eventsIngested = base.eventsIngested;
@@ -333,13 +333,15 @@ public final class Sf2lokiMetrics implements AutoCloseable {
     lokiPartialAcceptanceFallbacks = base.lokiPartialAcceptanceFallbacks;
     lokiRetryAfterWaits = base.lokiRetryAfterWaits;
     lokiTrackedStreams = base.lokiTrackedStreams;
-    egressBudgetUsedBytes = base.egressBudgetUsedBytes;
-    egressPaused = base.egressPaused;
+    // OBS-38: only a coordinate.per_org term's own governor and term manager label these
+    egressBudgetUsedBytes =
+        shard ? base.egressBudgetUsedBytes.with(ORG, org) : base.egressBudgetUsedBytes;
+    egressPaused = shard ? base.egressPaused.with(ORG, org) : base.egressPaused;
     lastPushSuccessTimestampSeconds = base.lastPushSuccessTimestampSeconds;
     lokiStructuredMetadataEnabled = base.lokiStructuredMetadataEnabled;
     watermarkTimestampSeconds = base.watermarkTimestampSeconds.with(ORG, org);
     lastReplayCommitTimestampSeconds = base.lastReplayCommitTimestampSeconds.with(ORG, org);
-    leader = base.leader;
+    leader = shard ? base.leader.with(ORG, org) : base.leader;
     leaderAcquisitions = base.leaderAcquisitions;
     leaseErrors = base.leaseErrors;
     leaseSurrenders = base.leaseSurrenders;
@@ -394,7 +396,20 @@ public final class Sf2lokiMetrics implements AutoCloseable {
    * @return a view sharing this instance's instruments
    */
   public Sf2lokiMetrics forOrg(String org) {
-    return new Sf2lokiMetrics(this, java.util.Objects.requireNonNull(org, "org"));
+    return new Sf2lokiMetrics(this, java.util.Objects.requireNonNull(org, "org"), false);
+  }
+
+  /**
+   * The metrics of one org's terms under {@code coordinate.per_org} (SPEC OBS-38): the {@link
+   * #forOrg} view whose {@code sf2loki_leader}, {@code sf2loki_egress_budget_used_bytes} and {@code
+   * sf2loki_egress_paused} also carry {@code org=<name>} (each org term has its own governor and
+   * leadership).
+   *
+   * @param org the org name
+   * @return a view sharing this instance's instruments
+   */
+  public Sf2lokiMetrics forShard(String org) {
+    return new Sf2lokiMetrics(this, java.util.Objects.requireNonNull(org, "org"), true);
   }
 
   /**

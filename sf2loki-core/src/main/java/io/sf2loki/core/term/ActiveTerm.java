@@ -4,27 +4,33 @@ import io.sf2loki.core.pipeline.LaneStatus;
 import io.sf2loki.core.pipeline.Pipeline;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
- * Process-lifetime holder of the running term's pipeline (SPEC OBS-13): metric callbacks and
- * readiness predicates read through it, so they never capture a per-term object. Cleared at term
- * end. Thread-safe.
+ * Process-lifetime holder of the running terms' pipelines (SPEC OBS-13): metric callbacks and
+ * readiness predicates read through it, so they never capture a per-term object. A pipeline is
+ * removed at its term's end. One term runs at a time per coordinator; under {@code
+ * coordinate.per_org} (HA-27) one per org this replica leads, and every read aggregates them
+ * (HA-32): depths add up, the longest failure and the first pause in start order win, lanes are
+ * listed per term. Thread-safe.
  */
 public final class ActiveTerm {
-  private final AtomicReference<Pipeline> current = new AtomicReference<>();
+  private final List<Pipeline> current = new CopyOnWriteArrayList<>();
   private final AtomicBoolean everStarted = new AtomicBoolean();
 
   void install(Pipeline p) {
-    current.set(p);
+    current.add(p);
     everStarted.set(true);
   }
 
-  void clear() {
-    current.set(null);
+  void clear(Pipeline p) {
+    current.remove(p);
   }
 
   /** Whether a term has started at least once (readiness leaves {@code not ready}). */
@@ -34,45 +40,60 @@ public final class ActiveTerm {
 
   /** Whether a term is running now. */
   public boolean running() {
-    return current.get() != null;
+    return !current.isEmpty();
   }
 
-  /** Entries queued in the running term, 0 when none runs. */
+  /** Entries queued in the running terms, 0 when none runs. */
   public long queueDepth() {
-    Pipeline p = current.get();
-    return p == null ? 0 : p.queueDepth();
+    long sum = 0;
+    for (Pipeline p : current) {
+      sum += p.queueDepth();
+    }
+    return sum;
   }
 
   /**
-   * How long the running term's sink has been failing (PIPE-11), on the monotonic ticker (SRC-26);
-   * empty when healthy or when no term runs.
+   * How long a running term's sink has been failing (PIPE-11), on the monotonic ticker (SRC-26);
+   * the longest over the running terms; empty when healthy or when no term runs.
    */
   public Optional<Duration> sinkFailingFor() {
-    Pipeline p = current.get();
-    return p == null ? Optional.empty() : p.failingFor();
+    return longest(Pipeline::failingFor);
   }
 
-  /** How long the running term's checkpoint store has been failing (STATE-16). */
+  /** How long a running term's checkpoint store has been failing (STATE-16), the longest. */
   public Optional<Duration> storeFailingFor() {
-    Pipeline p = current.get();
-    return p == null ? Optional.empty() : p.storeFailingFor();
+    return longest(Pipeline::storeFailingFor);
   }
 
-  /** The running term's egress-pause readiness reason (EGR-8), empty when none runs. */
+  /** The first running term's egress-pause readiness reason (EGR-8), empty when none. */
   public Optional<String> egressPausedReason() {
-    Pipeline p = current.get();
-    return p == null ? Optional.empty() : p.egressPausedReason();
+    for (Pipeline p : current) {
+      Optional<String> r = p.egressPausedReason();
+      if (r.isPresent()) {
+        return r;
+      }
+    }
+    return Optional.empty();
   }
 
-  /** The running term's lanes (FEAT-3; no lock taken), empty when no term runs. */
+  /** The running terms' lanes (FEAT-3; no lock taken), empty when no term runs. */
   public List<LaneStatus> laneStatus() {
-    Pipeline p = current.get();
-    return p == null ? List.of() : p.laneStatus();
+    List<LaneStatus> out = new ArrayList<>();
+    for (Pipeline p : current) {
+      out.addAll(p.laneStatus());
+    }
+    return out;
   }
 
-  /** The running term's sink-failing mark (PIPE-11). */
+  /** The earliest sink-failing mark of the running terms (PIPE-11). */
   public Optional<Instant> sinkFailingSince() {
-    Pipeline p = current.get();
-    return p == null ? Optional.empty() : p.failingSince();
+    return current.stream()
+        .map(Pipeline::failingSince)
+        .flatMap(Optional::stream)
+        .min(Comparator.naturalOrder());
+  }
+
+  private Optional<Duration> longest(Function<Pipeline, Optional<Duration>> f) {
+    return current.stream().map(f).flatMap(Optional::stream).max(Comparator.naturalOrder());
   }
 }

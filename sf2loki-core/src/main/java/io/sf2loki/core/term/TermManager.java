@@ -86,24 +86,42 @@ public final class TermManager implements Coordinator.Leadership {
    * @throws Exception when the coordinator itself fails
    */
   public Outcome run(Coordinator coordinator) throws Exception {
-    synchronized (this) {
-      this.coordinator = coordinator;
-    }
+    bind(coordinator);
     try {
       coordinator.run(this, processStop);
     } finally {
-      Term t;
-      synchronized (this) {
-        t = current;
-      }
-      if (t != null) {
-        t.stop().stop(); // process shutdown: drain (PIPE-13)
-        joinUninterruptibly(t.thread());
-      }
+      finish();
     }
+    return outcome();
+  }
+
+  /**
+   * For a driver that runs the coordinator itself (HA-29: one manager per org under a sharded
+   * coordinator): {@code coordinator} is what {@link Coordinator#demote()} is called on (HA-5).
+   * Call before the first {@link #onAcquire()}.
+   */
+  public synchronized void bind(Coordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  /**
+   * After the coordinator returned: drains the running term, if any (PIPE-13), and joins it.
+   * Idempotent.
+   */
+  public void finish() {
+    Term t;
     synchronized (this) {
-      return outcome;
+      t = current;
     }
+    if (t != null) {
+      t.stop().stop(); // process shutdown: drain (PIPE-13)
+      joinUninterruptibly(t.thread());
+    }
+  }
+
+  /** How the process ends, as far as this manager's terms decide it. */
+  public synchronized Outcome outcome() {
+    return outcome;
   }
 
   /** The failure of the crashed term, if any. */
@@ -173,7 +191,7 @@ public final class TermManager implements Coordinator.Leadership {
     } catch (Throwable e) {
       failure = e;
     } finally {
-      holder.clear();
+      holder.clear(pipeline);
       listener.termEnded();
       store.reset();
       synchronized (this) {

@@ -97,6 +97,15 @@ public final class K8sLeaseClient implements AutoCloseable {
     return new K8sLeaseClient(client, executor, namespace, name);
   }
 
+  /**
+   * The same connection on the Lease {@code otherName} in the same namespace (HA-27: one per org
+   * and seat); the view owns nothing, so closing it closes nothing — close this client after its
+   * views.
+   */
+  public K8sLeaseClient named(String otherName) {
+    return new K8sLeaseClient(client, null, namespace, otherName);
+  }
+
   /** GET: 404 → {@link K8sLeaseRead#notFound()}, another failure → a read carrying it. */
   public K8sLeaseRead read() {
     try {

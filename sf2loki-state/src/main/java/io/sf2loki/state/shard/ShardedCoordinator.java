@@ -150,6 +150,12 @@ public final class ShardedCoordinator implements AutoCloseable {
     return c != null && c.leading();
   }
 
+  /** The epoch of this replica's term of {@code org} (HA-8), -1 when it leads no term of it. */
+  public long epoch(String org) {
+    LeaseCoordinator c = coordinators.get(org);
+    return c == null || !c.leading() ? -1 : c.epoch();
+  }
+
   /** The orgs whose terms run on this replica (statusz, readiness). */
   public Set<String> leadingOrgs() {
     return balance.leading();
