@@ -25,7 +25,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Transforms (XF-1…XF-6, XF-15) on parsed ELF rows: a salted {@code hash} of {@code CLIENT_IP}
- * (random per row, so its memo always misses), a {@code mask} of {@code USER_NAME} and a {@code
+ * (random per row: a SHA-256 per row; {@code hash} keeps no memo), a {@code mask} of {@code USER_NAME} and a {@code
  * regex_replace} of 15/18-character Salesforce ids (with {@code \b} on both sides, whose exact 1.x
  * meaning costs look-arounds per position, and without) in {@code URI} (ten distinct values; Login
  * URIs repeat, so its memo hits) or, for {@code hash+mask+regexUniqueField}, in {@code REQUEST_ID}
