@@ -25,11 +25,11 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Transforms (XF-1…XF-6, XF-15) on parsed ELF rows: a salted {@code hash} of {@code CLIENT_IP}
- * (random per row, so its memo always misses), a {@code mask} of {@code USER_NAME} and a {@code
- * regex_replace} of 15/18-character Salesforce ids (with {@code \b} on both sides, whose exact 1.x
- * meaning costs look-arounds per position, and without) in {@code URI} (ten distinct values; Login
- * URIs repeat, so its memo hits) or, for {@code hash+mask+regexUniqueField}, in {@code REQUEST_ID}
- * (unique per row: every regex runs, the memo never hits).
+ * (random per row: a SHA-256 per row; {@code hash} keeps no memo), a {@code mask} of {@code
+ * USER_NAME} and a {@code regex_replace} of 15/18-character Salesforce ids (with {@code \b} on both
+ * sides, whose exact 1.x meaning costs look-arounds per position, and without) in {@code URI} (ten
+ * distinct values; Login URIs repeat, so its memo hits) or, for {@code hash+mask+regexUniqueField},
+ * in {@code REQUEST_ID} (unique per row: every regex runs, the memo never hits).
  *
  * <p>{@link #applyChain} copies one row into a {@code HashMap} and applies the chain; {@code
  * rules=none} is the copy alone, so the chain's cost per row is the difference.

@@ -2,8 +2,10 @@ package io.sf2loki.core.transform;
 
 import io.sf2loki.core.shape.TextForm;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -20,24 +22,17 @@ sealed interface Rule
 
   /**
    * XF-2: first 16 lowercase hex characters of SHA-256(UTF-8(salt + text form)). Each thread reuses
-   * its own digest, and recent values come from a per-thread memo (XF-15).
+   * its own digest and output buffer (XF-15); no memo: one SHA-256 block costs about what a memo
+   * miss costs, so a memo only pays off on mostly repeated values and doubles the cost on unique
+   * ones.
    */
   final class Hash implements Rule {
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-    private static final ThreadLocal<MessageDigest> SHA256 =
-        ThreadLocal.withInitial(
-            () -> {
-              try {
-                return MessageDigest.getInstance("SHA-256");
-              } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is required of every JRE", e);
-              }
-            });
+    private static final HexFormat HEX = HexFormat.of(); // lowercase, no delimiters
+    private static final ThreadLocal<Sha256> SHA256 = ThreadLocal.withInitial(Sha256::new);
     private final String[] fields;
     private final String salt;
     private final byte[] saltBytes;
     private final boolean prefixSafe;
-    private final ValueMemo memo = new ValueMemo(this::hash);
 
     Hash(List<String> fields, String salt) {
       this.fields = fields.toArray(String[]::new);
@@ -54,7 +49,7 @@ sealed interface Rule
       for (String f : fields) {
         Object v = record.get(f);
         if (v != null) {
-          record.put(f, memo.apply(TextForm.of(v)));
+          record.put(f, hash(TextForm.of(v)));
         }
       }
       return false;
@@ -63,17 +58,36 @@ sealed interface Rule
     String hash(String text) {
       byte[] input = (prefixSafe ? text : salt + text).getBytes(StandardCharsets.UTF_8);
       // this thread's digest is reset: digest() resets it, and nothing can throw in between
-      MessageDigest d = SHA256.get();
+      Sha256 s = SHA256.get();
       if (prefixSafe) {
-        d.update(saltBytes);
+        s.digest.update(saltBytes);
       }
-      byte[] sum = d.digest(input);
-      char[] out = new char[16];
-      for (int i = 0; i < 8; i++) {
-        out[2 * i] = HEX[(sum[i] >> 4) & 0xF];
-        out[2 * i + 1] = HEX[sum[i] & 0xF];
+      s.digest.update(input);
+      return HEX.formatHex(s.sum(), 0, 8);
+    }
+
+    /** One thread's SHA-256 digest and the buffer its sums are written to. */
+    private static final class Sha256 {
+      final MessageDigest digest;
+      private final byte[] sum = new byte[32];
+
+      Sha256() {
+        try {
+          digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+          throw new IllegalStateException("SHA-256 is required of every JRE", e);
+        }
       }
-      return new String(out);
+
+      /** Completes the digest into this thread's buffer (and resets it). */
+      byte[] sum() {
+        try {
+          digest.digest(sum, 0, sum.length);
+        } catch (DigestException e) {
+          throw new IllegalStateException("a 32-byte buffer holds a SHA-256 sum", e);
+        }
+        return sum;
+      }
     }
   }
 

@@ -3,12 +3,13 @@ package io.sf2loki.core.transform;
 import java.util.function.UnaryOperator;
 
 /**
- * A small per-thread memo of a pure string function (SPEC XF-15): the result of a {@code hash} or
- * {@code regex_replace} rule for a value seen recently on this thread is reused instead of being
- * recomputed. The fields these rules usually target (client IPs, user names, URIs) repeat across
- * the rows of a file, and a lookup costs one hash and one comparison of the value, far less than a
- * SHA-256 or a regex scan. The result is always what the function returns for the value (it is
- * deterministic and its output depends on the value alone), so a memo changes only the cost.
+ * A small per-thread memo of a pure string function (SPEC XF-15): the result of a {@code
+ * regex_replace} rule for a value seen recently on this thread is reused instead of being
+ * recomputed. The fields this rule usually targets (URIs, user names) repeat across the rows of a
+ * file, and a lookup costs one hash and one comparison of the value, far less than a regex scan (a
+ * miss costs about one SHA-256 block, which is why {@code hash} has no memo). The result is always
+ * what the function returns for the value (it is deterministic and its output depends on the value
+ * alone), so a memo changes only the cost.
  *
  * <p>Direct-mapped: {@value #SLOTS} slots per thread and rule, a new value replaces the slot's old
  * one. Values longer than {@value #MAX_LENGTH} chars are not kept (bounded memory: at most {@value
