@@ -90,6 +90,17 @@ class StoreOutageTest {
     }
   }
 
+  /** Waits (at most 10 s) until {@code t} parks, i.e. is held inside {@code submit}. */
+  private static void awaitParked(Thread t) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (t.getState() != Thread.State.WAITING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("thread not held in submit: " + t.getState());
+      }
+      Thread.onSpinWait();
+    }
+  }
+
   @Test
   @DisplayName(
       "STATE-16: a failing store write is retried with 1 s doubling backoff, holds the lanes,"
@@ -133,6 +144,7 @@ class StoreOutageTest {
     sleeper.asleep.acquire();
     assertThat(secondReturned).as("the lane is held while the store fails").isFalse();
     assertThat(sleeper.waits).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    awaitParked(lane); // its value is pending before the store recovers (CI13 raced here)
 
     store.failing.set(null);
     sleeper.grants.release();
