@@ -326,7 +326,7 @@ abstract class ShardedDaemonContract {
    * it (k8s observed-time rule, HA-13: at most one {@code renew_interval} late); with the victim's
    * seat expired too it is below its fair share and competes at once (HA-28 b). The slack covers
    * the file lease's HA-10 verify delay and the term build (JWT exchange, term lock, epoch claim,
-   * HA-26) on a shared 2-core CI box. Measured: 2.8 s (file), 4.1 s (k8s mock).
+   * HA-26) on a shared 2-core CI box. Measured: 2.8–4.1 s on both back ends.
    */
   private static final Duration KILL_SLACK = Duration.ofSeconds(2);
 
