@@ -16,7 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Builds the configured checkpoint store (SPEC §1.3 {@code state}, STATE-3…STATE-14). */
-final class StateStores {
+public final class StateStores {
   private StateStores() {}
 
   /**
@@ -89,7 +89,7 @@ final class StateStores {
    * {@code sf2loki/state.json} → {@code sf2loki/state.org-eu.json}; a name without extension gets
    * the suffix appended.
    */
-  static StateConfig orgDocument(StateConfig c, String org) {
+  public static StateConfig orgDocument(StateConfig c, String org) {
     return switch (c.store()) {
       case FILE -> {
         Path p = c.file().path();
@@ -126,7 +126,7 @@ final class StateStores {
   }
 
   /** Where the document lives: the file path, {@code s3://…} or {@code gs://…}. */
-  static String describe(StateConfig c) {
+  public static String describe(StateConfig c) {
     return switch (c.store()) {
       case FILE -> c.file().path().toString();
       case S3 -> c.s3().describe();

@@ -4,6 +4,7 @@ import io.sf2loki.app.config.CoordinateConfig;
 import io.sf2loki.app.config.Sf2lokiConfig;
 import io.sf2loki.app.config.StateConfig;
 import io.sf2loki.app.run.Components;
+import io.sf2loki.app.run.StateStores;
 import io.sf2loki.core.spi.StateException;
 import io.sf2loki.core.transform.Glob;
 import io.sf2loki.state.CheckpointDocument;
@@ -49,6 +50,9 @@ public final class StateCommands {
     return guarded(
         () -> {
           Pattern p = globPattern(glob);
+          if (cfg.coordinate().perOrg()) {
+            return showPerOrg(p);
+          }
           Map<String, String> doc;
           try (StateTarget t = target(false)) {
             doc = t.show();
@@ -135,6 +139,7 @@ public final class StateCommands {
                               + "); writing it verbatim"));
           write(
               flags,
+              document(key),
               doc -> {
                 doc.put(key, value);
                 return doc;
@@ -160,6 +165,7 @@ public final class StateCommands {
           refuseReserved(key);
           write(
               flags,
+              document(key),
               doc -> {
                 doc.remove(key);
                 return doc;
@@ -176,6 +182,7 @@ public final class StateCommands {
   public int export(Optional<Path> file) {
     return guarded(
         () -> {
+          refusePerOrg("export");
           Map<String, String> doc;
           try (StateTarget t = target(false)) {
             doc = t.show();
@@ -202,6 +209,7 @@ public final class StateCommands {
   public int importFrom(Path file, boolean replace, WriteFlags flags) {
     return guarded(
         () -> {
+          refusePerOrg("import");
           byte[] bytes;
           try {
             bytes = Files.readAllBytes(file);
@@ -243,16 +251,85 @@ public final class StateCommands {
   }
 
   private void write(WriteFlags flags, java.util.function.UnaryOperator<Map<String, String>> edit) {
+    write(flags, cfg.state(), edit);
+  }
+
+  private void write(
+      WriteFlags flags,
+      StateConfig doc,
+      java.util.function.UnaryOperator<Map<String, String>> edit) {
     if (!flags.force()) {
       WriteGuard.check(cfg, flags.daemonStopped(), clock.instant());
     }
-    try (StateTarget t = target(flags.force())) {
+    try (StateTarget t = target(doc, flags.force())) {
       t.edit(edit);
     }
   }
 
+  /**
+   * STATE-19, CLI-24: the document {@code key} lives in — under {@code coordinate.per_org} the
+   * document of the org its {@code org=<name>:} prefix names (refused without one), else the
+   * deployment's.
+   */
+  private StateConfig document(String key) {
+    if (!cfg.coordinate().perOrg()) {
+      return cfg.state();
+    }
+    var org = io.sf2loki.core.org.OrgScope.split(key).org();
+    if (org.isEmpty() || cfg.orgs().stream().noneMatch(o -> o.name().equals(org.get()))) {
+      throw new IllegalArgumentException(
+          "under coordinate.per_org each org's checkpoints live in its own document (STATE-19);"
+              + " prefix the key with org=<name>: of a configured org ("
+              + String.join(", ", cfg.orgs().stream().map(o -> o.name()).toList())
+              + ")");
+    }
+    return StateStores.orgDocument(cfg.state(), org.get());
+  }
+
+  /** CLI-24: {@code state show} under {@code coordinate.per_org}: every org's document. */
+  private int showPerOrg(Pattern p) {
+    int n = 0;
+    for (var org : cfg.orgs()) {
+      StateConfig doc = StateStores.orgDocument(cfg.state(), org.name());
+      Map<String, String> entries;
+      try (StateTarget t = target(doc, false)) {
+        entries =
+            doc.store() == StateConfig.Store.FILE && Files.notExists(doc.file().path())
+                ? Map.of()
+                : t.show();
+      }
+      out.println("# org " + org.name() + " (" + StateStores.describe(doc) + ")");
+      for (Map.Entry<String, String> e : new TreeMap<>(entries).entrySet()) {
+        if (p.matcher(e.getKey()).matches()) {
+          out.println(e.getKey() + "\t" + e.getValue());
+          n++;
+        }
+      }
+    }
+    out.println();
+    out.println(n + " checkpoint(s) in " + cfg.orgs().size() + " org document(s)");
+    showBackfill(p);
+    return 0;
+  }
+
+  /** CLI-24: export and import act on one document; refused under {@code coordinate.per_org}. */
+  private void refusePerOrg(String command) {
+    if (cfg.coordinate().perOrg()) {
+      throw new IllegalArgumentException(
+          "state "
+              + command
+              + " acts on one document; under coordinate.per_org each org has its own (STATE-19:"
+              + " "
+              + StateStores.describe(StateStores.orgDocument(cfg.state(), "<org>"))
+              + "); use state show / set / delete with org=<name>: keys");
+    }
+  }
+
   private StateTarget target(boolean force) {
-    StateConfig s = cfg.state();
+    return target(cfg.state(), force);
+  }
+
+  private StateTarget target(StateConfig s, boolean force) {
     return s.store() == StateConfig.Store.FILE
         ? new FileStateTarget(s.file().path(), force)
         : new ObjectStateTarget(Components.objectBackend(s));

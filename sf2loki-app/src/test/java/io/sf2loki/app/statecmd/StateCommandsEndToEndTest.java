@@ -254,6 +254,55 @@ class StateCommandsEndToEndTest {
 
   @Test
   @DisplayName(
+      "CLI-24, STATE-19: under coordinate.per_org set/delete go to the key's org document, show"
+          + " lists every org document, an unprefixed key and export/import are refused")
+  void cli24_perOrgDocuments() throws Exception {
+    Path state = dir.resolve("state.json");
+    String org =
+        "    salesforce: {login_url: 'http://127.0.0.1:9', client_id: x, auth_mode:"
+            + " client_credentials, client_secret: y}\n"
+            + "    sources: {pubsub: {enabled: false}, eventlogfile: {enabled: true, event_types:"
+            + " [Login]}}\n";
+    Path cfg =
+        Files.writeString(
+            dir.resolve("per-org.yaml"),
+            "orgs:\n  - name: a\n"
+                + org
+                + "  - name: b\n"
+                + org
+                + "sink: {loki: {url: 'http://127.0.0.1:9/loki/api/v1/push'}}\n"
+                + "coordinate: {type: file_lease, per_org: true, file_lease: {path: \""
+                + dir.resolve("leader.lease")
+                + "\"}}\n"
+                + "state: {file: {path: \""
+                + state
+                + "\"}}\n");
+    String cursor = "{\"ids\": [], \"last_created\": \"2026-12-01T00:00:00.000+0000\"}";
+    assertThat(state(cfg, "set", "org=a:eventlogfile:Login", cursor)).isZero();
+    assertThat(Files.readString(dir.resolve("state.org-a.json")))
+        .contains("org=a:eventlogfile:Login");
+    assertThat(Files.exists(state)).as("the deployment document is not written").isFalse();
+    out.reset();
+    assertThat(state(cfg, "show")).isZero();
+    assertThat(out())
+        .contains("# org a (" + dir.resolve("state.org-a.json") + ")")
+        .contains("org=a:eventlogfile:Login\t")
+        .contains("# org b (" + dir.resolve("state.org-b.json") + ")")
+        .contains("1 checkpoint(s) in 2 org document(s)");
+    err.reset();
+    assertThat(state(cfg, "set", "eventlogfile:Login", cursor)).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("prefix the key with org=<name>: of a configured org (a, b)");
+    err.reset();
+    assertThat(state(cfg, "export")).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("state export acts on one document");
+    assertThat(state(cfg, "delete", "org=a:eventlogfile:Login")).isZero();
+    assertThat(Files.readString(dir.resolve("state.org-a.json")))
+        .doesNotContain("org=a:eventlogfile:Login");
+  }
+
+  @Test
+  @DisplayName(
       "CLI-9: while a daemon holds the file store's lock, set/delete/import refuse with exit 1 and"
           + " the stop-or---force message; show still reads; --force writes")
   void refusesWhileLocked() throws Exception {
