@@ -221,8 +221,10 @@ final class ConfigBinder {
     String env = s.choiceText(SalesforceKeys.ENVIRONMENT);
     AuthMode mode = s.choice(SalesforceKeys.AUTH_MODE, AuthMode.class);
     String clientId = s.string("client_id", null);
-    if (clientId == null || clientId.isEmpty()) {
-      s.problem("client_id", orgPrefix + "required");
+    if (clientId == null || clientId.isBlank()) {
+      s.problem(
+          "client_id",
+          orgPrefix + (clientId == null || clientId.isEmpty() ? "required" : "must not be blank"));
       clientId = "";
     }
     Optional<Secret> clientSecret = secrets.resolve(s, "client_secret");
@@ -411,6 +413,15 @@ final class ConfigBinder {
     }
     long bridgeMax = s.integer(SourceKeys.PS_BRIDGE_MAX_BYTES);
     List<String> topics = s.stringList(SourceKeys.PS_TOPICS);
+    for (int i = 0; i < topics.size(); i++) {
+      String t = topics.get(i);
+      String seg = t.endsWith("/") ? t.substring(0, t.length() - 1) : t;
+      if (seg.substring(seg.lastIndexOf('/') + 1).isBlank()) { // PS-10: the event_type label
+        problems.add(
+            s.path(SourceKeys.PS_TOPICS.key()) + "." + i,
+            "a topic needs a name (e.g. /event/LoginEventStream), got '" + t + "'");
+      }
+    }
     if (emitWarnings) {
       for (String t : topics) {
         if (!t.equals("*") && !t.startsWith("/event/") && !t.startsWith("/data/")) {

@@ -152,8 +152,10 @@ final class Section {
     String v = string(key, null);
     if ((v == null || v.isEmpty()) && !has(key)) {
       problem(key, "required");
+    } else if (v != null && !v.isEmpty() && v.isBlank()) {
+      problem(key, "must not be blank");
     }
-    return v == null || v.isEmpty() ? null : v;
+    return v == null || v.isBlank() ? null : v;
   }
 
   Optional<String> optString(String key) {

@@ -144,6 +144,22 @@ class ConfigSchemaAgreementTest {
         .hasMessageNotContaining("event_types.1.name");
   }
 
+  @Test
+  @DisplayName(
+      "CFG-47, PS-10: a blank client_id and a Pub/Sub topic without a name are configuration"
+          + " errors naming the path")
+  void cfg47_blankClientIdAndNamelessTopic() throws Exception {
+    ObjectNode blank = with("salesforce.client_id", "\"   \"");
+    assertThatThrownBy(() -> load(blank))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("salesforce.client_id: must not be blank");
+    ObjectNode topic = with("sources.pubsub.topics", "[\"/event/LoginEventStream\", \"\", \" \"]");
+    assertThatThrownBy(() -> load(topic))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("sources.pubsub.topics.1: a topic needs a name")
+        .hasMessageContaining("sources.pubsub.topics.2: a topic needs a name");
+  }
+
   @ParameterizedTest(name = "orgs.0.name = {0}")
   @DisplayName("CFG-10, CFG-39: an org name outside ^[A-Za-z0-9_-]+$ is refused by both")
   @CsvSource({"'\"bad name\"'", "'\"a.b\"'"})
