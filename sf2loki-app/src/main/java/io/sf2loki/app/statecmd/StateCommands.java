@@ -163,17 +163,21 @@ public final class StateCommands {
     return guarded(
         () -> {
           refuseReserved(key);
+          java.util.concurrent.atomic.AtomicBoolean existed =
+              new java.util.concurrent.atomic.AtomicBoolean();
           write(
               flags,
               document(key),
               doc -> {
-                doc.remove(key);
+                existed.set(doc.remove(key) != null);
                 return doc;
               });
           out.println(
-              "sf2loki: deleted "
-                  + key
-                  + " (its source restarts from preset/lookback on next run)");
+              existed.get()
+                  ? "sf2loki: deleted "
+                      + key
+                      + " (its source restarts from preset/lookback on next run)"
+                  : "sf2loki: " + key + " was not set; nothing deleted");
           return 0;
         });
   }

@@ -255,7 +255,8 @@ class StateCommandsEndToEndTest {
   @Test
   @DisplayName(
       "CLI-24, STATE-19: under coordinate.per_org set/delete go to the key's org document, show"
-          + " lists every org document, an unprefixed key and export/import are refused")
+          + " lists every org document, an unprefixed key and export/import are refused; CLI-8:"
+          + " deleting a key that is not set says so")
   void cli24_perOrgDocuments() throws Exception {
     Path state = dir.resolve("state.json");
     String org =
@@ -296,9 +297,14 @@ class StateCommandsEndToEndTest {
     err.reset();
     assertThat(state(cfg, "export")).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("state export acts on one document");
+    out.reset();
     assertThat(state(cfg, "delete", "org=a:eventlogfile:Login")).isZero();
+    assertThat(out()).contains("sf2loki: deleted org=a:eventlogfile:Login");
     assertThat(Files.readString(dir.resolve("state.org-a.json")))
         .doesNotContain("org=a:eventlogfile:Login");
+    out.reset();
+    assertThat(state(cfg, "delete", "org=a:eventlogfile:Login")).isZero();
+    assertThat(out()).contains("sf2loki: org=a:eventlogfile:Login was not set; nothing deleted");
   }
 
   @Test
